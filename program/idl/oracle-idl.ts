@@ -1,0 +1,281 @@
+/**
+ * The Codama IDL of the local VRF oracle: the source of truth for its account and instruction layouts.
+ * `npm run generate:clients` writes it to `oracle.json` and renders the kit client from it; a test checks
+ * the C program's layouts (program/oracle/oracle.h, errors.h) against it.
+ */
+import {
+  accountNode,
+  argumentValueNode,
+  arrayTypeNode,
+  bytesTypeNode,
+  bytesValueNode,
+  constantPdaSeedNodeFromString,
+  enumStructVariantTypeNode,
+  enumTypeNode,
+  errorNode,
+  eventNode,
+  fieldDiscriminatorNode,
+  fixedSizeTypeNode,
+  instructionAccountNode,
+  instructionArgumentNode,
+  instructionNode,
+  numberTypeNode,
+  optionTypeNode,
+  pdaLinkNode,
+  pdaNode,
+  pdaSeedValueNode,
+  pdaValueNode,
+  prefixedCountNode,
+  programNode,
+  publicKeyTypeNode,
+  publicKeyValueNode,
+  rootNode,
+  structFieldTypeNode,
+  structTypeNode,
+  variablePdaSeedNode,
+  type RootNode,
+} from 'codama';
+import { createHash } from 'node:crypto';
+
+/** The local oracle's program address (its keypair is resources/programs/oracle-keypair.json). */
+export const ORACLE_PROGRAM_ADDRESS = '2W1veNg4Yg7VX7Tim7b7dckd6hw8CLwDjXptcKivHjZ7';
+
+/** Anchor's 8-byte discriminator: sha256("<namespace>:<name>")[..8]. */
+export const anchorDiscriminator = (namespace: 'global' | 'account' | 'event', name: string): Uint8Array =>
+  createHash('sha256').update(`${namespace}:${name}`).digest().subarray(0, 8);
+
+const discriminatorField = (bytes: Uint8Array) =>
+  structFieldTypeNode({
+    name: 'discriminator',
+    type: fixedSizeTypeNode(bytesTypeNode(), 8),
+    defaultValue: bytesValueNode('base16', Buffer.from(bytes).toString('hex')),
+    defaultValueStrategy: 'omitted',
+  });
+
+const discriminatorArgument = (bytes: Uint8Array) =>
+  instructionArgumentNode({
+    name: 'discriminator',
+    type: fixedSizeTypeNode(bytesTypeNode(), 8),
+    defaultValue: bytesValueNode('base16', Buffer.from(bytes).toString('hex')),
+    defaultValueStrategy: 'omitted',
+  });
+
+const bytes32 = () => fixedSizeTypeNode(bytesTypeNode(), 32);
+const bytes64 = () => fixedSizeTypeNode(bytesTypeNode(), 64);
+const u64 = () => numberTypeNode('u64');
+const u32 = () => numberTypeNode('u32');
+
+/** Oracle error codes: the same names and numbers as program/oracle/errors.h. */
+export const ORACLE_ERRORS = [
+  ['invalidInstruction', 6000, 'Unknown instruction or malformed instruction data'],
+  ['missingAccounts', 6001, 'The instruction needs a different number of accounts'],
+  ['missingSignature', 6002, 'A required signer did not sign'],
+  ['accountNotWritable', 6003, 'An account the instruction writes was passed read-only'],
+  ['invalidSystemProgram', 6004, 'The System program account is not the System program'],
+  ['invalidNetworkState', 6005, "Not this oracle's network configuration account"],
+  ['networkAlreadyInitialized', 6006, 'The network configuration already exists'],
+  ['notUpgradeAuthority', 6007, "init_network must be signed by the program's upgrade authority"],
+  ['invalidAuthorities', 6008, 'Between 1 and 8 non-zero fulfilment authorities are required'],
+  ['invalidTreasury', 6009, 'The treasury is not the configured treasury'],
+  ['zeroSeed', 6010, 'The seed must not be all zeros'],
+  ['invalidRequestAccount', 6011, 'The request account is not the PDA of this seed'],
+  ['seedInUse', 6012, 'A request for this seed already exists'],
+  ['insufficientFunds', 6013, "The payer cannot cover the request fee and the request account's rent"],
+  ['unauthorizedFulfiller', 6014, 'The signer is not a fulfilment authority'],
+  ['invalidInstructionsSysvar', 6015, 'The instructions account is not the Instructions sysvar'],
+  ['missingSignatureVerification', 6016, "No Ed25519 instruction verifies the authority's signature over the seed"],
+  ['randomnessMismatch', 6017, 'The randomness is not the signature the Ed25519 instruction verified'],
+  ['invalidRequestState', 6018, 'The request account is not a randomness request of this oracle'],
+  ['alreadyFulfilled', 6019, 'The request is already fulfilled'],
+  ['unsupportedRent', 6020, 'The Rent sysvar has an exemption threshold other than 2'],
+  ['tooManyAccounts', 6021, 'More accounts were passed than the program reads'],
+] as const;
+
+const networkPdaDefault = () => pdaValueNode(pdaLinkNode('networkState'), []);
+const systemProgramAccount = () =>
+  instructionAccountNode({
+    name: 'systemProgram',
+    isWritable: false,
+    isSigner: false,
+    defaultValue: publicKeyValueNode('11111111111111111111111111111111', 'systemProgram'),
+  });
+
+/** Builds the oracle's Codama root node. */
+export function createOracleIdl(): RootNode {
+  const program = programNode({
+    name: 'oracle',
+    publicKey: ORACLE_PROGRAM_ADDRESS,
+    version: '0.1.0',
+    origin: 'anchor',
+    docs: ['Local VRF oracle implementing the ORAO VRF v2 interface subset the wager program uses.'],
+    pdas: [
+      pdaNode({
+        name: 'networkState',
+        seeds: [constantPdaSeedNodeFromString('utf8', 'orao-vrf-network-configuration')],
+        docs: ['The network configuration: authority, treasury, fee and fulfilment authorities.'],
+      }),
+      pdaNode({
+        name: 'randomnessRequest',
+        seeds: [
+          constantPdaSeedNodeFromString('utf8', 'orao-vrf-randomness-request'),
+          variablePdaSeedNode('seed', bytes32(), ['The 32-byte request seed.']),
+        ],
+      }),
+    ],
+    accounts: [
+      accountNode({
+        name: 'networkState',
+        pda: pdaLinkNode('networkState'),
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        data: structTypeNode([
+          discriminatorField(anchorDiscriminator('account', 'NetworkState')),
+          structFieldTypeNode({ name: 'authority', type: publicKeyTypeNode() }),
+          structFieldTypeNode({ name: 'treasury', type: publicKeyTypeNode() }),
+          structFieldTypeNode({ name: 'requestFee', type: u64(), docs: ['Lamports charged per request.'] }),
+          structFieldTypeNode({
+            name: 'fulfillmentAuthorities',
+            type: arrayTypeNode(publicKeyTypeNode(), prefixedCountNode(u32())),
+          }),
+          structFieldTypeNode({
+            name: 'tokenFeeConfig',
+            type: optionTypeNode(
+              structTypeNode([
+                structFieldTypeNode({ name: 'mint', type: publicKeyTypeNode() }),
+                structFieldTypeNode({ name: 'treasury', type: publicKeyTypeNode() }),
+                structFieldTypeNode({ name: 'fee', type: u64() }),
+              ]),
+            ),
+            docs: ['Always None in the local oracle (ORAO field kept for layout compatibility).'],
+          }),
+          structFieldTypeNode({ name: 'numReceived', type: u64() }),
+          structFieldTypeNode({ name: 'bump', type: numberTypeNode('u8') }),
+        ]),
+      }),
+      accountNode({
+        name: 'randomnessV2',
+        pda: pdaLinkNode('randomnessRequest'),
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        docs: ['A randomness request; 137 bytes are allocated so the fulfilled form fits in place.'],
+        data: structTypeNode([
+          discriminatorField(anchorDiscriminator('account', 'RandomnessV2')),
+          structFieldTypeNode({
+            name: 'request',
+            type: enumTypeNode([
+              enumStructVariantTypeNode(
+                'pending',
+                structTypeNode([
+                  structFieldTypeNode({ name: 'client', type: publicKeyTypeNode() }),
+                  structFieldTypeNode({ name: 'seed', type: bytes32() }),
+                  structFieldTypeNode({
+                    name: 'responses',
+                    type: arrayTypeNode(
+                      structTypeNode([
+                        structFieldTypeNode({ name: 'pubkey', type: publicKeyTypeNode() }),
+                        structFieldTypeNode({ name: 'randomness', type: bytes64() }),
+                      ]),
+                      prefixedCountNode(u32()),
+                    ),
+                  }),
+                ]),
+              ),
+              enumStructVariantTypeNode(
+                'fulfilled',
+                structTypeNode([
+                  structFieldTypeNode({ name: 'client', type: publicKeyTypeNode() }),
+                  structFieldTypeNode({ name: 'seed', type: bytes32() }),
+                  structFieldTypeNode({ name: 'randomness', type: bytes64() }),
+                ]),
+              ),
+            ]),
+          }),
+        ]),
+      }),
+    ],
+    instructions: [
+      instructionNode({
+        name: 'initNetwork',
+        docs: ["Creates the network configuration; signed by the program's upgrade authority."],
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        accounts: [
+          instructionAccountNode({ name: 'payer', isWritable: true, isSigner: true }),
+          instructionAccountNode({ name: 'networkState', isWritable: true, isSigner: false, defaultValue: networkPdaDefault() }),
+          instructionAccountNode({ name: 'programData', isWritable: false, isSigner: false }),
+          systemProgramAccount(),
+        ],
+        arguments: [
+          discriminatorArgument(anchorDiscriminator('global', 'init_network')),
+          instructionArgumentNode({ name: 'requestFee', type: u64() }),
+          instructionArgumentNode({ name: 'authority', type: publicKeyTypeNode() }),
+          instructionArgumentNode({ name: 'treasury', type: publicKeyTypeNode() }),
+          instructionArgumentNode({
+            name: 'fulfillmentAuthorities',
+            type: arrayTypeNode(publicKeyTypeNode(), prefixedCountNode(u32())),
+          }),
+        ],
+      }),
+      instructionNode({
+        name: 'requestV2',
+        docs: ['Requests randomness for a seed; charges the fee to the treasury.'],
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        accounts: [
+          instructionAccountNode({ name: 'payer', isWritable: true, isSigner: true }),
+          instructionAccountNode({ name: 'networkState', isWritable: true, isSigner: false, defaultValue: networkPdaDefault() }),
+          instructionAccountNode({ name: 'treasury', isWritable: true, isSigner: false }),
+          instructionAccountNode({
+            name: 'request',
+            isWritable: true,
+            isSigner: false,
+            defaultValue: pdaValueNode(pdaLinkNode('randomnessRequest'), [pdaSeedValueNode('seed', argumentValueNode('seed'))]),
+          }),
+          systemProgramAccount(),
+        ],
+        arguments: [
+          discriminatorArgument(anchorDiscriminator('global', 'request_v2')),
+          instructionArgumentNode({ name: 'seed', type: bytes32() }),
+        ],
+      }),
+      instructionNode({
+        name: 'fulfill',
+        docs: ["Fulfils a request with the authority's ed25519 signature over the seed (Ed25519 precompile in the same transaction)."],
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        accounts: [
+          instructionAccountNode({ name: 'authority', isWritable: false, isSigner: true }),
+          instructionAccountNode({ name: 'networkState', isWritable: false, isSigner: false, defaultValue: networkPdaDefault() }),
+          instructionAccountNode({ name: 'request', isWritable: true, isSigner: false }),
+          instructionAccountNode({
+            name: 'instructions',
+            isWritable: false,
+            isSigner: false,
+            defaultValue: publicKeyValueNode('Sysvar1nstructions1111111111111111111111111'),
+          }),
+        ],
+        arguments: [
+          discriminatorArgument(anchorDiscriminator('global', 'fulfill')),
+          instructionArgumentNode({ name: 'randomness', type: bytes64() }),
+        ],
+      }),
+    ],
+    events: [
+      eventNode({
+        name: 'randomnessRequested',
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        data: structTypeNode([
+          discriminatorField(anchorDiscriminator('event', 'RandomnessRequested')),
+          structFieldTypeNode({ name: 'seed', type: bytes32() }),
+          structFieldTypeNode({ name: 'client', type: publicKeyTypeNode() }),
+        ]),
+      }),
+      eventNode({
+        name: 'randomnessFulfilled',
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        data: structTypeNode([
+          discriminatorField(anchorDiscriminator('event', 'RandomnessFulfilled')),
+          structFieldTypeNode({ name: 'seed', type: bytes32() }),
+          structFieldTypeNode({ name: 'randomness', type: bytes64() }),
+        ]),
+      }),
+    ],
+    errors: ORACLE_ERRORS.map(([name, code, message]) => errorNode({ name, code, message })),
+  });
+  return rootNode(program);
+}

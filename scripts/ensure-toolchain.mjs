@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Installs what the tests and the program build need and a fresh machine lacks, from Debian's packages.
+// Runs before `npm test` and `npm run build:programs`. Plain .mjs: it must run before anything is compiled.
+import { execFileSync, spawnSync } from 'node:child_process';
+
+/** Commands the project needs, and the Debian package that provides each. */
+const REQUIRED = [{ command: 'clang-19', debianPackage: 'clang-19' }];
+
+const isOnPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+
+const missing = REQUIRED.filter(({ command }) => !isOnPath(command));
+if (missing.length > 0) {
+  const packages = missing.map((m) => m.debianPackage);
+  const asRoot = process.getuid?.() === 0;
+  const prefix = asRoot ? [] : isOnPath('sudo') ? ['sudo', '-n'] : null;
+  if (prefix === null || !isOnPath('apt-get')) {
+    console.error(`ensure-toolchain: missing ${missing.map((m) => m.command).join(', ')}; install Debian packages: ${packages.join(' ')}`);
+    process.exit(1);
+  }
+  console.error(`ensure-toolchain: installing ${packages.join(' ')} from Debian`);
+  const run = (args) => execFileSync(prefix[0] ?? args[0], prefix.length ? [...prefix.slice(1), ...args] : args.slice(1), {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  run(['apt-get', 'update', '-qq']);
+  run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
+}
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  console.error(`ensure-toolchain: running on Node ${process.version}; the project needs the pinned Node 24 (run through npm scripts)`);
+  process.exit(1);
+}
