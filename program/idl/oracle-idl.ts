@@ -87,7 +87,7 @@ export const ORACLE_ERRORS = [
   ['randomnessMismatch', 6017, 'The randomness is not the signature the Ed25519 instruction verified'],
   ['invalidRequestState', 6018, 'The request account is not a randomness request of this oracle'],
   ['alreadyFulfilled', 6019, 'The request is already fulfilled'],
-  ['unsupportedRent', 6020, 'The Rent sysvar has an exemption threshold other than 2'],
+  ['unsupportedRent', 6020, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
   ['tooManyAccounts', 6021, 'More accounts were passed than the program reads'],
 ] as const;
 

@@ -25,5 +25,5 @@
 #define ERR_RANDOMNESS_MISMATCH ORACLE_ERROR(6017)        // the precompile verified another signature than the randomness given
 #define ERR_INVALID_REQUEST_STATE ORACLE_ERROR(6018)      // request account not owned by the oracle or not RandomnessV2
 #define ERR_ALREADY_FULFILLED ORACLE_ERROR(6019)          // fulfil on a fulfilled request
-#define ERR_UNSUPPORTED_RENT ORACLE_ERROR(6020)           // the Rent sysvar has an exemption threshold other than 2
+#define ERR_UNSUPPORTED_RENT ORACLE_ERROR(6020)           // the Rent sysvar has an exemption threshold other than 1 or 2
 #define ERR_TOO_MANY_ACCOUNTS ORACLE_ERROR(6021)          // more accounts passed than the program reads

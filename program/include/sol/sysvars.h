@@ -6,17 +6,22 @@
 #define SOL_RENT_SIZE 17
 // Every account is charged for 128 bytes of metadata on top of its data.
 #define SOL_ACCOUNT_STORAGE_OVERHEAD 128
-// 2.0 as IEEE-754 bits: the only exemption threshold Solana clusters use. BPF has no floating point, so
-// the threshold is compared bit for bit instead of multiplied.
+// The exemption thresholds clusters use, as IEEE-754 bits: 2.0 (historic) and 1.0 (SIMD-0194, with
+// lamports_per_byte_year doubled). BPF has no floating point, so the threshold is matched bit for bit.
+#define SOL_RENT_THRESHOLD_ONE_BITS 0x3ff0000000000000ULL
 #define SOL_RENT_THRESHOLD_TWO_BITS 0x4000000000000000ULL
 
-/** Lamports that make an account of `space` bytes rent-exempt; false if the Rent sysvar is unusual. */
+/** Lamports that make an account of `space` bytes rent-exempt; false for a threshold other than 1 or 2. */
 static inline bool sol_rent_exempt_minimum(u64 space, u64 *lamports) {
   u8 rent[24];
   if (sol_get_rent_sysvar(rent) != SUCCESS) return false;
   u64 per_byte_year = sol_read_u64(rent);
-  if (sol_read_u64(rent + 8) != SOL_RENT_THRESHOLD_TWO_BITS) return false;
-  *lamports = (SOL_ACCOUNT_STORAGE_OVERHEAD + space) * per_byte_year * 2;
+  u64 threshold = sol_read_u64(rent + 8);
+  u64 years;
+  if (threshold == SOL_RENT_THRESHOLD_ONE_BITS) years = 1;
+  else if (threshold == SOL_RENT_THRESHOLD_TWO_BITS) years = 2;
+  else return false;
+  *lamports = (SOL_ACCOUNT_STORAGE_OVERHEAD + space) * per_byte_year * years;
   return true;
 }
 

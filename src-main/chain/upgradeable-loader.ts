@@ -1,0 +1,152 @@
+/**
+ * Instructions of the BPF Upgradeable Loader (loader v3) for deploying a program the way `solana program
+ * deploy` does: buffer, chunked writes, DeployWithMaxDataLen. Hand-written because
+ * @solana-program/loader-v3 requires @solana/kit 6 and the project is on kit 8.
+ */
+import {
+  AccountRole,
+  address,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  getU32Encoder,
+  getU64Encoder,
+  type AccountMeta,
+  type AccountSignerMeta,
+  type Address,
+  type Instruction,
+  type TransactionSigner,
+} from '@solana/kit';
+import { getCreateAccountInstruction } from '@solana-program/system';
+
+export const BPF_LOADER_UPGRADEABLE_ADDRESS = address('BPFLoaderUpgradeab1e11111111111111111111111');
+const SYSTEM_PROGRAM = address('11111111111111111111111111111111');
+const SYSVAR_RENT = address('SysvarRent111111111111111111111111111111111');
+const SYSVAR_CLOCK = address('SysvarC1ock11111111111111111111111111111111');
+
+/** Bytes of loader metadata before the program bytes in a buffer account (enum tag + Option<authority>). */
+export const BUFFER_METADATA_SIZE = 37;
+/** Size of a program account: enum tag + the ProgramData address. */
+export const PROGRAM_ACCOUNT_SIZE = 36;
+/** Program bytes per Write instruction: keeps each transaction under the 1 232-byte packet limit. */
+export const WRITE_CHUNK_SIZE = 900;
+
+const u32 = (value: number) => getU32Encoder().encode(value);
+const u64 = (value: number | bigint) => getU64Encoder().encode(value);
+const readonly = (account: Address): AccountMeta => ({ address: account, role: AccountRole.READONLY });
+const writable = (account: Address): AccountMeta => ({ address: account, role: AccountRole.WRITABLE });
+const signing = (signer: TransactionSigner, role: AccountRole.READONLY_SIGNER | AccountRole.WRITABLE_SIGNER): AccountSignerMeta => ({ address: signer.address, role, signer });
+const concat = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
+
+/** The ProgramData account of a program: PDA of the loader seeded by the program address. */
+export async function findProgramDataAddress(program: Address): Promise<Address> {
+  const [programData] = await getProgramDerivedAddress({
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    seeds: [getAddressEncoder().encode(program)],
+  });
+  return programData;
+}
+
+export function getInitializeBufferInstruction(buffer: Address, authority: Address): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      writable(buffer),
+      readonly(authority),
+    ],
+    data: u32(0),
+  };
+}
+
+export function getWriteInstruction(buffer: Address, authority: TransactionSigner, offset: number, bytes: Uint8Array): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      writable(buffer),
+      signing(authority, AccountRole.READONLY_SIGNER),
+    ],
+    data: concat(u32(1), u32(offset), u64(bytes.length), bytes),
+  };
+}
+
+export interface DeployWithMaxDataLenInput {
+  payer: TransactionSigner;
+  programData: Address;
+  program: Address;
+  buffer: Address;
+  authority: TransactionSigner;
+  maxDataLen: number;
+}
+
+export function getDeployWithMaxDataLenInstruction(input: DeployWithMaxDataLenInput): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      signing(input.payer, AccountRole.WRITABLE_SIGNER),
+      writable(input.programData),
+      writable(input.program),
+      writable(input.buffer),
+      readonly(SYSVAR_RENT),
+      readonly(SYSVAR_CLOCK),
+      readonly(SYSTEM_PROGRAM),
+      signing(input.authority, AccountRole.READONLY_SIGNER),
+    ],
+    data: concat(u32(2), u64(input.maxDataLen)),
+  };
+}
+
+export interface ProgramDeploymentInput {
+  payer: TransactionSigner;
+  /** The program's own keypair: its address becomes the program id. */
+  program: TransactionSigner;
+  /** A fresh keypair for the temporary buffer account. */
+  buffer: TransactionSigner;
+  /** Upgrade authority of the deployed program. */
+  authority: TransactionSigner;
+  bytes: Uint8Array;
+  /** Lamports that make an account of `space` bytes rent-exempt (from the cluster). */
+  rentExemptLamports: (space: number) => bigint;
+  /** Room for upgrades: ProgramData holds this many times the current size (default 2). */
+  growthFactor?: number;
+}
+
+/**
+ * The transactions (each a list of instructions, to send in order) that deploy `bytes` as an upgradeable
+ * program: create + initialize the buffer, write it in chunks, then create the program account and deploy.
+ */
+export async function planProgramDeployment(input: ProgramDeploymentInput): Promise<Instruction[][]> {
+  const { payer, program, buffer, authority, bytes } = input;
+  const bufferSize = BUFFER_METADATA_SIZE + bytes.length;
+  const transactions: Instruction[][] = [
+    [
+      getCreateAccountInstruction({
+        payer,
+        newAccount: buffer,
+        lamports: input.rentExemptLamports(bufferSize),
+        space: bufferSize,
+        programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+      }),
+      getInitializeBufferInstruction(buffer.address, authority.address),
+    ],
+  ];
+  for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_SIZE) {
+    transactions.push([getWriteInstruction(buffer.address, authority, offset, bytes.subarray(offset, offset + WRITE_CHUNK_SIZE))]);
+  }
+  transactions.push([
+    getCreateAccountInstruction({
+      payer,
+      newAccount: program,
+      lamports: input.rentExemptLamports(PROGRAM_ACCOUNT_SIZE),
+      space: PROGRAM_ACCOUNT_SIZE,
+      programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    }),
+    getDeployWithMaxDataLenInstruction({
+      payer,
+      programData: await findProgramDataAddress(program.address),
+      program: program.address,
+      buffer: buffer.address,
+      authority,
+      maxDataLen: bytes.length * (input.growthFactor ?? 2),
+    }),
+  ]);
+  return transactions;
+}

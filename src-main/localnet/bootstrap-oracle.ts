@@ -1,0 +1,48 @@
+/**
+ * Puts the local VRF oracle on a LiteSVM chain the way an operator would on a cluster: deploy the
+ * committed build through the upgradeable loader, then create its network configuration signed by the
+ * upgrade authority.
+ */
+import { generateKeyPairSigner, type Address, type TransactionSigner } from '@solana/kit';
+import { findProgramDataAddress } from '../chain/upgradeable-loader';
+import { findNetworkStatePda, getInitNetworkInstructionAsync } from '../protocol/generated/oracle';
+import { readProgramBytes, readProgramKeypair } from '../protocol/program-artifacts';
+import type { LiteSvmRunner } from './litesvm-runner';
+
+export interface LocalOracleConfig {
+  /** Pays for the deployment and becomes the upgrade authority and configuration authority. */
+  payer: TransactionSigner;
+  treasury: Address;
+  requestFee: bigint;
+  fulfillmentAuthorities: readonly Address[];
+}
+
+export interface LocalOracle {
+  programAddress: Address;
+  networkState: Address;
+}
+
+export async function bootstrapLocalOracle(runner: LiteSvmRunner, config: LocalOracleConfig): Promise<LocalOracle> {
+  const program = await readProgramKeypair('oracle');
+  await runner.deployUpgradeable({
+    payer: config.payer,
+    program,
+    buffer: await generateKeyPairSigner(),
+    authority: config.payer,
+    bytes: await readProgramBytes('oracle'),
+  });
+  const initNetwork = await getInitNetworkInstructionAsync(
+    {
+      payer: config.payer,
+      programData: await findProgramDataAddress(program.address),
+      requestFee: config.requestFee,
+      authority: config.payer.address,
+      treasury: config.treasury,
+      fulfillmentAuthorities: [...config.fulfillmentAuthorities],
+    },
+    { programAddress: program.address },
+  );
+  await runner.sendOrThrow(config.payer, [initNetwork]);
+  const [networkState] = await findNetworkStatePda({ programAddress: program.address });
+  return { programAddress: program.address, networkState };
+}

@@ -1,0 +1,47 @@
+/**
+ * Randomness of the local oracle: a fulfilment authority's ed25519 signature over the request seed.
+ * Producing it needs the authority's private key; checking it needs only the authority's address.
+ */
+import {
+  getAddressEncoder,
+  getPublicKeyFromAddress,
+  signBytes,
+  verifySignature,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type SignatureBytes,
+} from '@solana/kit';
+import { getFulfillInstructionAsync } from '../generated/oracle';
+import { getEd25519VerifyInstruction } from './ed25519-instruction';
+
+/** The 64 bytes of randomness `authority` produces for `seed`: its signature over the seed. */
+export async function signRandomness(authority: KeyPairSigner, seed: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await signBytes(authority.keyPair.privateKey, seed));
+}
+
+/**
+ * True when `randomness` is `authority`'s signature over `seed`: anyone can check a fulfilled request
+ * offline with the authority's public key (its address).
+ */
+export async function verifyRandomness(authority: Address, seed: Uint8Array, randomness: Uint8Array): Promise<boolean> {
+  if (randomness.length !== 64) return false;
+  const publicKey = await getPublicKeyFromAddress(authority);
+  return verifySignature(publicKey, randomness as SignatureBytes, seed);
+}
+
+export interface FulfillRandomnessInput {
+  authority: KeyPairSigner;
+  request: Address;
+  seed: Uint8Array;
+  /** Defaults to the authority's signature over the seed (the only value the oracle accepts). */
+  randomness?: Uint8Array;
+}
+
+/** The two instructions that fulfil a request: the Ed25519 precompile check, then the oracle's fulfill. */
+export async function getFulfillRandomnessInstructions(input: FulfillRandomnessInput): Promise<Instruction[]> {
+  const randomness = input.randomness ?? (await signRandomness(input.authority, input.seed));
+  const publicKey = new Uint8Array(getAddressEncoder().encode(input.authority.address));
+  const fulfill = await getFulfillInstructionAsync({ authority: input.authority, request: input.request, randomness });
+  return [getEd25519VerifyInstruction({ publicKey, message: input.seed, signature: randomness }), fulfill];
+}
