@@ -48,6 +48,8 @@ export async function generateClient(name: string, outputRoot = root): Promise<v
       syncPackageJson: false,
       kitImportStrategy: 'rootOnly',
       deleteFolderBeforeRendering: true,
+      // Explicit, so the output does not depend on where it is written (prettier looks for config upwards).
+      prettierOptions: JSON.parse(await readFile(join(root, '.prettierrc.json'), 'utf8')) as Record<string, unknown>,
     }),
   );
   await markProgramPluginUnchecked(folder);

@@ -84,7 +84,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [ORACLE_ERROR__SEED_IN_USE]: `A request for this seed already exists`,
     [ORACLE_ERROR__TOO_MANY_ACCOUNTS]: `More accounts were passed than the program reads`,
     [ORACLE_ERROR__UNAUTHORIZED_FULFILLER]: `The signer is not a fulfilment authority`,
-    [ORACLE_ERROR__UNSUPPORTED_RENT]: `The Rent sysvar has an exemption threshold other than 2`,
+    [ORACLE_ERROR__UNSUPPORTED_RENT]: `The Rent sysvar has an exemption threshold other than 1 or 2`,
     [ORACLE_ERROR__ZERO_SEED]: `The seed must not be all zeros`,
   };
 }
