@@ -10,6 +10,7 @@ import {
   type Address,
   type Instruction,
   type KeyPairSigner,
+  type ReadonlyUint8Array,
   type SignatureBytes,
 } from '@solana/kit';
 import { getFulfillInstructionAsync } from '../generated/oracle';
@@ -24,7 +25,11 @@ export async function signRandomness(authority: KeyPairSigner, seed: Uint8Array)
  * True when `randomness` is `authority`'s signature over `seed`: anyone can check a fulfilled request
  * offline with the authority's public key (its address).
  */
-export async function verifyRandomness(authority: Address, seed: Uint8Array, randomness: Uint8Array): Promise<boolean> {
+export async function verifyRandomness(
+  authority: Address,
+  seed: ReadonlyUint8Array,
+  randomness: ReadonlyUint8Array,
+): Promise<boolean> {
   if (randomness.length !== 64) return false;
   const publicKey = await getPublicKeyFromAddress(authority);
   return verifySignature(publicKey, randomness as SignatureBytes, seed);

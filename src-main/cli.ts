@@ -1,0 +1,78 @@
+/**
+ * The `wager-keeper` command line. Each command parses its own flags with node:util parseArgs and
+ * prints JSON on stdout, so scripts can read it; errors go to stderr with a non-zero exit code.
+ */
+import { address, getBase16Encoder, isAddress } from '@solana/kit';
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { verifyRandomness } from './protocol/oracle';
+
+const USAGE = `wager-keeper <command> [options]
+
+Commands:
+  verify-randomness --authority ADDRESS --seed HEX --randomness HEX
+      Checks offline that the randomness of a fulfilled local-oracle request is the authority's
+      ed25519 signature over the seed. Prints {"valid":true|false}; exits 1 when invalid.
+  oracle-demo
+      Deploys the local VRF oracle into an in-process Solana runtime (LiteSVM), requests and fulfils
+      one randomness, verifies it offline and prints what happened, with compute units.
+  version     Prints the version.
+  help        Prints this text.
+`;
+
+class UsageError extends Error {}
+
+const hexBytes = (name: string, value: string | undefined, length: number): Uint8Array => {
+  if (value === undefined) throw new UsageError(`missing --${name}`);
+  const clean = value.replace(/^0x/, '');
+  if (!/^[0-9a-fA-F]*$/.test(clean) || clean.length !== length * 2) throw new UsageError(`--${name} must be ${length} bytes of hex`);
+  return new Uint8Array(getBase16Encoder().encode(clean.toLowerCase()));
+};
+
+async function verifyRandomnessCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { authority: { type: 'string' }, seed: { type: 'string' }, randomness: { type: 'string' } } });
+  if (!values.authority || !isAddress(values.authority)) throw new UsageError('--authority must be a base58 address');
+  const valid = await verifyRandomness(address(values.authority), hexBytes('seed', values.seed, 32), hexBytes('randomness', values.randomness, 64));
+  console.log(JSON.stringify({ valid }));
+  return valid ? 0 : 1;
+}
+
+async function oracleDemoCommand(): Promise<number> {
+  const { runOracleDemo } = await import('./localnet/oracle-demo');
+  console.log(JSON.stringify(await runOracleDemo()));
+  return 0;
+}
+
+async function version(): Promise<number> {
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  console.log(pkg.version);
+  return 0;
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  'verify-randomness': verifyRandomnessCommand,
+  'oracle-demo': oracleDemoCommand,
+  version,
+  '--version': version,
+};
+
+/** Runs the command line; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    process.stderr.write(`wager-keeper: unknown command '${command}'\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(rest);
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`wager-keeper ${command}: ${(error as Error).message}\n`);
+    return usage ? 2 : 1;
+  }
+}
