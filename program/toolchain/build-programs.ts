@@ -76,7 +76,9 @@ export function programOutputPath(name: string, options: BuildOptions = {}): str
 export async function buildProgramWithStats(name: string, options: BuildOptions = {}): Promise<BuiltProgram> {
   const root = path.resolve(options.root ?? REPO_ROOT);
   if (!PROGRAM_NAME.test(name) || !listPrograms({ root }).includes(name)) {
-    throw new Error(`no program named ${JSON.stringify(name)} (expected a folder program/<name>/ with .c files)`);
+    throw new Error(
+      `no program named ${JSON.stringify(name)} (expected a folder program/<name>/ with .c files)`,
+    );
   }
   // Relative, forward-slash paths: they end up in __FILE__ and in error messages.
   const sources = [
@@ -91,7 +93,10 @@ export async function buildProgramWithStats(name: string, options: BuildOptions 
         const object = path.join(workDir, `${i}-${path.basename(source)}.o`);
         const { diagnostics } = await compileC(source, object, { root, includeDirs: [INCLUDE_DIR] });
         // Named relative to program/, e.g. "oracle/fulfill.c.o", for link errors.
-        const input: LinkInput = { name: `${source.slice('program/'.length)}.o`, bytes: await readFile(object) };
+        const input: LinkInput = {
+          name: `${source.slice('program/'.length)}.o`,
+          bytes: await readFile(object),
+        };
         return { input, warning: diagnostics ? { source, text: diagnostics } : undefined };
       }),
     );

@@ -32,7 +32,12 @@ export const SBPF_V0_CFLAGS: readonly string[] = [
 ];
 
 /** Diagnostics: implicit declarations are errors because an undeclared call is a silent ABI bug. */
-export const WARNING_CFLAGS: readonly string[] = ['-Wall', '-Wextra', '-Werror=implicit-function-declaration', '-std=c11'];
+export const WARNING_CFLAGS: readonly string[] = [
+  '-Wall',
+  '-Wextra',
+  '-Werror=implicit-function-declaration',
+  '-std=c11',
+];
 
 /** Options for {@link compileC}. */
 export interface CompileOptions {
@@ -103,20 +108,36 @@ export function clangArguments(source: string, output: string, options: CompileO
  * @returns clang's warnings, if any
  * @throws {CompileError} with clang's stderr when compilation fails
  */
-export async function compileC(source: string, output: string, options: CompileOptions = {}): Promise<CompileResult> {
+export async function compileC(
+  source: string,
+  output: string,
+  options: CompileOptions = {},
+): Promise<CompileResult> {
   const root = path.resolve(options.root ?? REPO_ROOT);
   await mkdir(path.dirname(path.resolve(root, output)), { recursive: true });
-  const env = { ...process.env };
-  for (const name of INCLUDE_PATH_VARIABLES) delete env[name];
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !INCLUDE_PATH_VARIABLES.includes(name)),
+  );
 
-  const { exitCode, stderr, spawnError } = await run(CLANG, clangArguments(source, output, options), root, env);
+  const { exitCode, stderr, spawnError } = await run(
+    CLANG,
+    clangArguments(source, output, options),
+    root,
+    env,
+  );
   if (spawnError) {
-    const hint = spawnError.code === 'ENOENT' ? ` (${CLANG} not found: run \`node scripts/ensure-toolchain.mjs\`)` : '';
+    const hint =
+      spawnError.code === 'ENOENT' ? ` (${CLANG} not found: run \`node scripts/ensure-toolchain.mjs\`)` : '';
     throw new CompileError(`cannot run ${CLANG}${hint}: ${spawnError.message}`, source, stderr, null);
   }
   if (exitCode !== 0) {
     const where = relativeTo(root, source);
-    throw new CompileError(`${CLANG} failed to compile ${where} (exit ${exitCode}):\n${stderr.trimEnd()}`, source, stderr, exitCode);
+    throw new CompileError(
+      `${CLANG} failed to compile ${where} (exit ${exitCode}):\n${stderr.trimEnd()}`,
+      source,
+      stderr,
+      exitCode,
+    );
   }
   return { diagnostics: stderr };
 }
@@ -127,7 +148,12 @@ interface RunResult {
   readonly spawnError?: NodeJS.ErrnoException;
 }
 
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     const chunks: Buffer[] = [];

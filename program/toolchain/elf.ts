@@ -200,7 +200,9 @@ class InputView {
   /** Throws unless [offset, offset + size) lies inside the file. */
   requireRange(offset: number, size: number, what: string): void {
     if (!(offset >= 0 && size >= 0 && offset + size <= this.length)) {
-      throw this.malformed(`${what} (bytes ${offset}..${offset + size}) lies outside the ${this.length}-byte file`);
+      throw this.malformed(
+        `${what} (bytes ${offset}..${offset + size}) lies outside the ${this.length}-byte file`,
+      );
     }
   }
 
@@ -238,16 +240,22 @@ function hasElfMagic(bytes: Uint8Array): boolean {
 function checkHeader(input: InputView): void {
   const { name, bytes } = input;
   if (bytes.length < EHDR_SIZE || !hasElfMagic(bytes)) {
-    throw new LinkError('NotElf64', `${name}: not an ELF file (expected a BPF object from clang -target bpf)`, {
-      file: name,
-    });
+    throw new LinkError(
+      'NotElf64',
+      `${name}: not an ELF file (expected a BPF object from clang -target bpf)`,
+      {
+        file: name,
+      },
+    );
   }
   if (bytes[EI_CLASS] !== ELFCLASS64 || bytes[EI_DATA] !== ELFDATA2LSB) {
     throw new LinkError('NotElf64', `${name}: not a 64-bit little-endian ELF file`, { file: name });
   }
   const machine = input.u16(EHDR.machine);
   if (machine !== EM_BPF) {
-    throw new LinkError('NotBpfObject', `${name}: e_machine is ${machine}, not EM_BPF (${EM_BPF})`, { file: name });
+    throw new LinkError('NotBpfObject', `${name}: e_machine is ${machine}, not EM_BPF (${EM_BPF})`, {
+      file: name,
+    });
   }
   const type = input.u16(EHDR.type);
   if (type !== ET_REL) {
@@ -329,13 +337,16 @@ function readRelocations(
   for (const section of sections) {
     if (section.type !== SHT_REL && section.type !== SHT_RELA) continue;
     const entrySize = section.type === SHT_REL ? REL_SIZE : RELA_SIZE;
-    if (section.size % entrySize !== 0) throw input.malformed(`${section.name} size is not a multiple of ${entrySize}`);
-    if (section.info >= sections.length) throw input.malformed(`${section.name} targets a section that does not exist`);
+    if (section.size % entrySize !== 0)
+      throw input.malformed(`${section.name} size is not a multiple of ${entrySize}`);
+    if (section.info >= sections.length)
+      throw input.malformed(`${section.name} targets a section that does not exist`);
     const entries: ElfRelocation[] = [];
     for (let at = section.offset; at < section.offset + section.size; at += entrySize) {
       const info = input.u64(at + 8, 'r_info');
       const symbol = Math.floor(info / 2 ** 32);
-      if (symbol >= symbolCount) throw input.malformed(`${section.name} refers to symbol ${symbol}, which does not exist`);
+      if (symbol >= symbolCount)
+        throw input.malformed(`${section.name} refers to symbol ${symbol}, which does not exist`);
       entries.push({ offset: input.u64(at, 'r_offset'), type: info % 2 ** 32, symbol });
     }
     result.push({ section, target: section.info, entries });

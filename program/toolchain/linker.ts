@@ -58,6 +58,7 @@ import {
   SHT_DYNAMIC,
   SHT_DYNSYM,
   SHT_NOBITS,
+  SHT_NULL,
   SHT_PROGBITS,
   SHT_REL,
   SHT_RELA,
@@ -156,7 +157,12 @@ export function linkSbpfV0(objects: readonly LinkInput[], options: LinkOptions =
   normaliseCalls(layout, image, relocated, code);
 
   const dynamicSymbols = [...relocated.syscalls.keys()];
-  const file = writeSharedObject(layout, image, { entry, entryName, dynamicSymbols, relocations: relocated.dynamic });
+  const file = writeSharedObject(layout, image, {
+    entry,
+    entryName,
+    dynamicSymbols,
+    relocations: relocated.dynamic,
+  });
   return {
     bytes: file,
     stats: {
@@ -213,7 +219,8 @@ function isRelroSection(section: ElfSection): boolean {
 function outputKindOf(object: BpfObject, section: ElfSection): OutputKind | undefined {
   if ((section.flags & SHF_ALLOC) === 0) return undefined; // debug info, BTF, symbol tables: not loaded
   if ((section.flags & SHF_EXECINSTR) !== 0) return 'text';
-  const writable = section.type === SHT_NOBITS || ((section.flags & SHF_WRITE) !== 0 && !isRelroSection(section));
+  const writable =
+    section.type === SHT_NOBITS || ((section.flags & SHF_WRITE) !== 0 && !isRelroSection(section));
   if (!writable) return 'rodata';
   if (section.size === 0) return undefined; // an empty .data/.bss holds nothing: harmless, so not placed
   throw refuseWritableSection(object, section);
@@ -221,7 +228,9 @@ function outputKindOf(object: BpfObject, section: ElfSection): OutputKind | unde
 
 function refuseWritableSection(object: BpfObject, section: ElfSection): LinkError {
   const names = object.symbols
-    .filter((s) => s.shndx === section.index && s.type !== STT_SECTION && s.type !== STT_FILE && s.name !== '')
+    .filter(
+      (s) => s.shndx === section.index && s.type !== STT_SECTION && s.type !== STT_FILE && s.name !== '',
+    )
     .map((s) => s.name);
   const holds = names.length > 0 ? ` holds ${names.join(', ')}` : '';
   return new LinkError(
@@ -379,10 +388,14 @@ function resolveEntry(
   }
   // Cannot trip for clang output (text chunks are 8-aligned); kept because the loader requires it.
   if ((resolved.address - layout.text.address) % INSTRUCTION_SIZE !== 0) {
-    throw new LinkError('MissingEntry', `${definition.object.name}: entry symbol ${entryName} is not 8-aligned`, {
-      file: definition.object.name,
-      symbol: entryName,
-    });
+    throw new LinkError(
+      'MissingEntry',
+      `${definition.object.name}: entry symbol ${entryName} is not 8-aligned`,
+      {
+        file: definition.object.name,
+        symbol: entryName,
+      },
+    );
   }
   return resolved.address;
 }
@@ -400,7 +413,10 @@ function functionAt(object: BpfObject, sectionIndex: number, offset: number): st
 }
 
 /** Error context for an instruction: file, containing function, section and offset. */
-function instructionSite(chunk: Placement, imageAddress: number): { where: string; context: LinkErrorContext } {
+function instructionSite(
+  chunk: Placement,
+  imageAddress: number,
+): { where: string; context: LinkErrorContext } {
   const offset = imageAddress - chunk.address;
   const where = `${chunk.section.name}+${hex(offset)}`;
   const fn = functionAt(chunk.object, chunk.section.index, offset);
@@ -531,7 +547,13 @@ function applyRelocations(
       }
       for (const relocation of table.entries) {
         const symbol = object.symbols[relocation.symbol]!; // index checked by the reader
-        const site: RelocationSite = { object, chunk, relocation, symbol, at: chunk.address + relocation.offset };
+        const site: RelocationSite = {
+          object,
+          chunk,
+          relocation,
+          symbol,
+          at: chunk.address + relocation.offset,
+        };
         applyRelocation(site, image, resolver, layout, code, result);
       }
     }
@@ -563,7 +585,10 @@ function applyRelocation(
       return;
     case R_BPF_64_ABS32:
     case R_BPF_64_NODYLD32:
-      throw relocationError(site, `32-bit absolute relocation (type ${site.relocation.type}) in loaded section`);
+      throw relocationError(
+        site,
+        `32-bit absolute relocation (type ${site.relocation.type}) in loaded section`,
+      );
     default:
       throw relocationError(site, `unsupported relocation type ${site.relocation.type}`);
   }
@@ -591,7 +616,10 @@ function requireField(site: RelocationSite, size: number, opcode?: number, image
   }
   if (opcode === undefined || !image) return;
   if (site.chunk.kind !== 'text' || offset % INSTRUCTION_SIZE !== 0 || image[site.at] !== opcode) {
-    throw relocationError(site, `relocation type ${site.relocation.type} not on a ${hex(opcode)} instruction`);
+    throw relocationError(
+      site,
+      `relocation type ${site.relocation.type} not on a ${hex(opcode)} instruction`,
+    );
   }
 }
 
@@ -599,7 +627,12 @@ function undefinedData(site: RelocationSite, name: string): LinkError {
   return new LinkError(
     'UndefinedSymbol',
     `${site.object.name}: reference to undefined symbol ${name} (no input defines it)`,
-    { file: site.object.name, symbol: name, section: site.chunk.section.name, offset: site.relocation.offset },
+    {
+      file: site.object.name,
+      symbol: name,
+      section: site.chunk.section.name,
+      offset: site.relocation.offset,
+    },
   );
 }
 
@@ -659,7 +692,7 @@ function applyCall(
   // imm holds the addend in instruction slots, biased by -1 (clang leaves -1 for "the symbol itself").
   const destination = target.address + (imm32(image, site.at) + 1) * INSTRUCTION_SIZE;
   const name = symbolDisplayName(site.symbol, site.object);
-  requireCallTarget(layout, code, site.at, destination, target.inText, () => ({
+  requireCallTarget(layout, code, site.at, destination, { inScope: target.inText, scope: '.text' }, () => ({
     file: site.object.name,
     symbol: name,
     where: `call to ${name} at ${site.chunk.section.name}+${hex(site.relocation.offset)}`,
@@ -676,7 +709,12 @@ function unknownCallee(site: RelocationSite, name: string): LinkError {
     code,
     `${site.object.name}: call to undefined function ${name} (not a known Solana syscall)` +
       (fn ? ` in function ${fn}` : ''),
-    { file: site.object.name, symbol: name, section: site.chunk.section.name, offset: site.relocation.offset },
+    {
+      file: site.object.name,
+      symbol: name,
+      section: site.chunk.section.name,
+      offset: site.relocation.offset,
+    },
   );
 }
 
@@ -686,14 +724,14 @@ function requireCallTarget(
   code: CodeMap,
   from: number,
   to: number,
-  targetInText: boolean,
+  target: { inScope: boolean; scope: string },
   describe: () => { file: string; symbol?: string; where: string },
 ): void {
   const { text } = layout;
-  const inText = targetInText && to >= text.address && to < text.address + text.size;
+  const inText = target.inScope && to >= text.address && to < text.address + text.size;
   const aligned = (to - text.address) % INSTRUCTION_SIZE === 0;
   const problem = !inText
-    ? 'lands outside .text'
+    ? `lands outside ${target.scope}`
     : !aligned || code.lddwSecondSlots.has(to)
       ? 'does not land on an instruction'
       : to === from
@@ -757,7 +795,13 @@ function rewriteCallx(chunk: Placement, image: Uint8Array, at: number): void {
 }
 
 /** A call clang resolved itself (static function, same section): pc-relative and must stay inside it. */
-function checkUnrelocatedCall(chunk: Placement, layout: Layout, code: CodeMap, image: Uint8Array, at: number): void {
+function checkUnrelocatedCall(
+  chunk: Placement,
+  layout: Layout,
+  code: CodeMap,
+  image: Uint8Array,
+  at: number,
+): void {
   const imm = imm32(image, at);
   const site = instructionSite(chunk, at);
   if (imm === SYSCALL_CALL_IMM) {
@@ -769,7 +813,8 @@ function checkUnrelocatedCall(chunk: Placement, layout: Layout, code: CodeMap, i
   }
   const to = at + (imm + 1) * INSTRUCTION_SIZE;
   const insideSection = to >= chunk.address && to < chunk.address + chunk.section.size;
-  requireCallTarget(layout, code, at, to, insideSection, () => ({
+  const scope = `its section ${chunk.section.name}`;
+  requireCallTarget(layout, code, at, to, { inScope: insideSection, scope }, () => ({
     file: chunk.object.name,
     ...(site.context.symbol !== undefined && { symbol: site.context.symbol }),
     where: `call ${imm} in ${site.where}`,
@@ -848,8 +893,18 @@ function encodeDynsym(info: DynamicInfo, strings: StringTable): Uint8Array {
   // 0: null; 1..n: syscalls (undefined, GLOBAL NOTYPE); last: the entry (informational, loader uses e_entry).
   const entries = [
     { name: '', info: 0, shndx: 0, value: 0 },
-    ...info.dynamicSymbols.map((name) => ({ name, info: symbolInfo(STB_GLOBAL, STT_NOTYPE), shndx: 0, value: 0 })),
-    { name: info.entryName, info: symbolInfo(STB_GLOBAL, STT_FUNC), shndx: TEXT_SECTION_INDEX, value: info.entry },
+    ...info.dynamicSymbols.map((name) => ({
+      name,
+      info: symbolInfo(STB_GLOBAL, STT_NOTYPE),
+      shndx: 0,
+      value: 0,
+    })),
+    {
+      name: info.entryName,
+      info: symbolInfo(STB_GLOBAL, STT_FUNC),
+      shndx: TEXT_SECTION_INDEX,
+      value: info.entry,
+    },
   ];
   const out = new ByteWriter(entries.length * SYM_SIZE);
   entries.forEach((e, i) => {
@@ -883,85 +938,197 @@ function encodeDynamic(entries: readonly (readonly [number, number])[]): Uint8Ar
 /** `.text` is always section 1 in the output. */
 const TEXT_SECTION_INDEX = 1;
 
-/** Lays out and serialises the whole ET_DYN file. */
-function writeSharedObject(layout: Layout, image: Uint8Array, info: DynamicInfo): Uint8Array {
-  const { text, rodata } = layout;
+/** The dynamic-linking tables, encoded; their file offsets are chosen by {@link placeTables}. */
+interface DynamicTables {
+  readonly dynsym: Uint8Array;
+  readonly dynstr: Uint8Array;
+  readonly reldyn: Uint8Array;
+  /** Number of R_BPF_64_RELATIVE entries (DT_RELCOUNT). */
+  readonly relativeCount: number;
+}
+
+/** File offsets (== vaddrs) of everything after `.rodata`. */
+interface TableOffsets {
+  readonly dynsym: number;
+  readonly dynstr: number;
+  readonly reldyn: number;
+  readonly dynamic: number;
+}
+
+function encodeTables(info: DynamicInfo): DynamicTables {
   const strings = new StringTable();
   const dynsym = encodeDynsym(info, strings);
-  const dynstr = strings.encode();
-  const reldyn = encodeRelocations(info.relocations);
-  const relativeCount = info.relocations.filter((r) => r.type === R_BPF_64_RELATIVE).length;
+  return {
+    dynsym,
+    dynstr: strings.encode(),
+    reldyn: encodeRelocations(info.relocations),
+    relativeCount: info.relocations.filter((r) => r.type === R_BPF_64_RELATIVE).length,
+  };
+}
 
-  const roEnd = rodata.address + rodata.size;
-  const dynsymOffset = alignUp(roEnd, WORD_ALIGN);
-  const dynstrOffset = dynsymOffset + dynsym.length;
-  const relOffset = alignUp(dynstrOffset + dynstr.length, WORD_ALIGN);
-  const dynamicOffset = alignUp(relOffset + reldyn.length, WORD_ALIGN);
+/** Tables follow `.rodata` in the read-only segment; `.dynamic` goes last (its own RW segment). */
+function placeTables(layout: Layout, tables: DynamicTables): TableOffsets {
+  const dynsym = alignUp(layout.rodata.address + layout.rodata.size, WORD_ALIGN);
+  const dynstr = dynsym + tables.dynsym.length;
+  const reldyn = alignUp(dynstr + tables.dynstr.length, WORD_ALIGN);
+  const dynamic = alignUp(reldyn + tables.reldyn.length, WORD_ALIGN);
+  return { dynsym, dynstr, reldyn, dynamic };
+}
 
-  const dynamicEntries: [number, number][] = [
+/** The `.dynamic` entries the v0 loader reads (FINDINGS.md lists them). */
+function dynamicEntries(tables: DynamicTables, at: TableOffsets): [number, number][] {
+  const entries: [number, number][] = [
     [DT_FLAGS, DF_TEXTREL],
     [DT_TEXTREL, 0],
   ];
-  if (reldyn.length > 0) dynamicEntries.push([DT_REL, relOffset], [DT_RELSZ, reldyn.length], [DT_RELENT, REL_SIZE]);
-  if (relativeCount > 0) dynamicEntries.push([DT_RELCOUNT, relativeCount]);
-  dynamicEntries.push(
-    [DT_SYMTAB, dynsymOffset],
+  if (tables.reldyn.length > 0) {
+    entries.push([DT_REL, at.reldyn], [DT_RELSZ, tables.reldyn.length], [DT_RELENT, REL_SIZE]);
+  }
+  if (tables.relativeCount > 0) entries.push([DT_RELCOUNT, tables.relativeCount]);
+  entries.push(
+    [DT_SYMTAB, at.dynsym],
     [DT_SYMENT, SYM_SIZE],
-    [DT_STRTAB, dynstrOffset],
-    [DT_STRSZ, dynstr.length],
+    [DT_STRTAB, at.dynstr],
+    [DT_STRSZ, tables.dynstr.length],
     [DT_NULL, 0],
   );
-  const dynamic = encodeDynamic(dynamicEntries);
+  return entries;
+}
 
-  const sections: SectionHeader[] = [
-    { name: '', type: 0, flags: 0, offset: 0, size: 0, align: 0, loaded: false },
-    { name: '.text', type: SHT_PROGBITS, flags: SHF_ALLOC | SHF_EXECINSTR, offset: text.address, size: text.size, align: WORD_ALIGN, loaded: true },
+/** Section headers in ascending offset order (the loader requires it), `.shstrtab` excluded. */
+function loadedSectionHeaders(
+  layout: Layout,
+  tables: DynamicTables,
+  at: TableOffsets,
+  dynamicSize: number,
+): SectionHeader[] {
+  const { text, rodata } = layout;
+  const headers: SectionHeader[] = [
+    { name: '', type: SHT_NULL, flags: 0, offset: 0, size: 0, align: 0, loaded: false },
+    {
+      name: '.text',
+      type: SHT_PROGBITS,
+      flags: SHF_ALLOC | SHF_EXECINSTR,
+      offset: text.address,
+      size: text.size,
+      align: WORD_ALIGN,
+      loaded: true,
+    },
   ];
   if (rodata.size > 0) {
-    sections.push({ name: '.rodata', type: SHT_PROGBITS, flags: SHF_ALLOC, offset: rodata.address, size: rodata.size, align: rodata.align, loaded: true });
+    const { address: offset, size, align } = rodata;
+    headers.push({
+      name: '.rodata',
+      type: SHT_PROGBITS,
+      flags: SHF_ALLOC,
+      offset,
+      size,
+      align,
+      loaded: true,
+    });
   }
-  const dynsymIndex = sections.length;
+  const dynsymIndex = headers.length;
   const dynstrIndex = dynsymIndex + 1;
-  sections.push(
-    { name: '.dynsym', type: SHT_DYNSYM, flags: SHF_ALLOC, offset: dynsymOffset, size: dynsym.length, link: dynstrIndex, info: 1, align: WORD_ALIGN, entsize: SYM_SIZE, loaded: true },
-    { name: '.dynstr', type: SHT_STRTAB, flags: SHF_ALLOC, offset: dynstrOffset, size: dynstr.length, align: 1, loaded: true },
-  );
-  if (reldyn.length > 0) {
-    sections.push({ name: '.rel.dyn', type: SHT_REL, flags: SHF_ALLOC, offset: relOffset, size: reldyn.length, link: dynsymIndex, align: WORD_ALIGN, entsize: REL_SIZE, loaded: true });
+  headers.push({
+    name: '.dynsym',
+    type: SHT_DYNSYM,
+    flags: SHF_ALLOC,
+    offset: at.dynsym,
+    size: tables.dynsym.length,
+    link: dynstrIndex,
+    info: 1, // index of the first non-local symbol: only the null symbol is local
+    align: WORD_ALIGN,
+    entsize: SYM_SIZE,
+    loaded: true,
+  });
+  headers.push({
+    name: '.dynstr',
+    type: SHT_STRTAB,
+    flags: SHF_ALLOC,
+    offset: at.dynstr,
+    size: tables.dynstr.length,
+    align: 1,
+    loaded: true,
+  });
+  if (tables.reldyn.length > 0) {
+    headers.push({
+      name: '.rel.dyn',
+      type: SHT_REL,
+      flags: SHF_ALLOC,
+      offset: at.reldyn,
+      size: tables.reldyn.length,
+      link: dynsymIndex,
+      align: WORD_ALIGN,
+      entsize: REL_SIZE,
+      loaded: true,
+    });
   }
-  sections.push({ name: '.dynamic', type: SHT_DYNAMIC, flags: SHF_ALLOC | SHF_WRITE, offset: dynamicOffset, size: dynamic.length, link: dynstrIndex, align: WORD_ALIGN, entsize: DYN_SIZE, loaded: true });
+  headers.push({
+    name: '.dynamic',
+    type: SHT_DYNAMIC,
+    flags: SHF_ALLOC | SHF_WRITE,
+    offset: at.dynamic,
+    size: dynamicSize,
+    link: dynstrIndex,
+    align: WORD_ALIGN,
+    entsize: DYN_SIZE,
+    loaded: true,
+  });
+  return headers;
+}
 
-  const shstrtab = new StringTable();
-  const nameOffsets = sections.map((s) => shstrtab.add(s.name));
-  const shstrtabNameOffset = shstrtab.add('.shstrtab');
-  const shstrtabBytes = shstrtab.encode();
-  const shstrtabOffset = dynamicOffset + dynamic.length;
-  sections.push({ name: '.shstrtab', type: SHT_STRTAB, flags: 0, offset: shstrtabOffset, size: shstrtabBytes.length, align: 1, loaded: false });
-  nameOffsets.push(shstrtabNameOffset);
-  const sectionHeaderOffset = alignUp(shstrtabOffset + shstrtabBytes.length, WORD_ALIGN);
+/** Lays out and serialises the whole ET_DYN file. */
+function writeSharedObject(layout: Layout, image: Uint8Array, info: DynamicInfo): Uint8Array {
+  const { text, rodata } = layout;
+  const tables = encodeTables(info);
+  const at = placeTables(layout, tables);
+  const dynamic = encodeDynamic(dynamicEntries(tables, at));
+
+  const sections = loadedSectionHeaders(layout, tables, at, dynamic.length);
+  const names = new StringTable();
+  const nameOffsets = [...sections, { name: '.shstrtab' }].map((s) => names.add(s.name));
+  const shstrtab = names.encode();
+  const shstrtabOffset = at.dynamic + dynamic.length;
+  sections.push({
+    name: '.shstrtab',
+    type: SHT_STRTAB,
+    flags: 0,
+    offset: shstrtabOffset,
+    size: shstrtab.length,
+    align: 1,
+    loaded: false,
+  });
+  const sectionHeaderOffset = alignUp(shstrtabOffset + shstrtab.length, WORD_ALIGN);
 
   const out = new ByteWriter(sectionHeaderOffset + sections.length * SHDR_SIZE);
-  out.bytesAt(text.address, image.subarray(text.address, roEnd)); // vaddr == file offset
-  out.bytesAt(dynsymOffset, dynsym);
-  out.bytesAt(dynstrOffset, dynstr);
-  out.bytesAt(relOffset, reldyn);
-  out.bytesAt(dynamicOffset, dynamic);
-  out.bytesAt(shstrtabOffset, shstrtabBytes);
+  out.bytesAt(text.address, image.subarray(text.address, rodata.address + rodata.size)); // vaddr == offset
+  out.bytesAt(at.dynsym, tables.dynsym);
+  out.bytesAt(at.dynstr, tables.dynstr);
+  out.bytesAt(at.reldyn, tables.reldyn);
+  out.bytesAt(at.dynamic, dynamic);
+  out.bytesAt(shstrtabOffset, shstrtab);
 
   writeElfHeader(out, { entry: info.entry, sectionHeaderOffset, sectionCount: sections.length });
   writeProgramHeaders(out, [
     { type: PT_LOAD, flags: PF_R | PF_X, offset: text.address, size: text.size },
-    { type: PT_LOAD, flags: PF_R, offset: rodata.address, size: dynamicOffset - rodata.address }, // rodata..rel.dyn
-    { type: PT_LOAD, flags: PF_R | PF_W, offset: dynamicOffset, size: dynamic.length },
-    { type: PT_DYNAMIC, flags: PF_R | PF_W, offset: dynamicOffset, size: dynamic.length },
+    // .rodata, .dynsym, .dynstr, .rel.dyn: one read-only segment
+    { type: PT_LOAD, flags: PF_R, offset: rodata.address, size: at.dynamic - rodata.address },
+    { type: PT_LOAD, flags: PF_R | PF_W, offset: at.dynamic, size: dynamic.length },
+    { type: PT_DYNAMIC, flags: PF_R | PF_W, offset: at.dynamic, size: dynamic.length },
   ]);
-  sections.forEach((s, i) => writeSectionHeader(out, sectionHeaderOffset + i * SHDR_SIZE, s, nameOffsets[i]!));
+  sections.forEach((s, i) =>
+    writeSectionHeader(out, sectionHeaderOffset + i * SHDR_SIZE, s, nameOffsets[i]!),
+  );
   return out.bytes;
 }
 
 function writeElfHeader(
   out: ByteWriter,
-  { entry, sectionHeaderOffset, sectionCount }: { entry: number; sectionHeaderOffset: number; sectionCount: number },
+  {
+    entry,
+    sectionHeaderOffset,
+    sectionCount,
+  }: { entry: number; sectionHeaderOffset: number; sectionCount: number },
 ): void {
   ELF_MAGIC.forEach((byte, i) => out.u8(i, byte));
   out.u8(EI_CLASS, ELFCLASS64);

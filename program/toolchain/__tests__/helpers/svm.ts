@@ -51,20 +51,32 @@ export async function send(
   const result = svm.sendTransaction(await signTransactionMessageWithSigners(message));
   if ('err' in result) {
     const meta = result.meta();
-    return { ok: false, logs: meta.logs(), returnData: meta.returnData().data(), error: result.err().toString() };
+    return {
+      ok: false,
+      logs: meta.logs(),
+      returnData: meta.returnData().data(),
+      error: result.err().toString(),
+    };
   }
   return { ok: true, logs: result.logs(), returnData: result.returnData().data() };
 }
 
 /** Invokes `program` with instruction data `data` and no accounts. */
-export function invoke(svm: LiteSVM, payer: KeyPairSigner, program: Address, data: Iterable<number> = []): Promise<Outcome> {
+export function invoke(
+  svm: LiteSVM,
+  payer: KeyPairSigner,
+  program: Address,
+  data: Iterable<number> = [],
+): Promise<Outcome> {
   return send(svm, payer, [{ programAddress: program, accounts: [], data: Uint8Array.from(data) }]);
 }
 
 /** Decodes 8 bytes of return data as a little-endian u64. */
 export function returnedU64(outcome: Outcome): bigint {
   if (outcome.returnData.length !== 8) {
-    throw new Error(`expected 8 bytes of return data, got ${outcome.returnData.length}; logs:\n${outcome.logs.join('\n')}`);
+    throw new Error(
+      `expected 8 bytes of return data, got ${outcome.returnData.length}; logs:\n${outcome.logs.join('\n')}`,
+    );
   }
   return new DataView(outcome.returnData.buffer, outcome.returnData.byteOffset, 8).getBigUint64(0, true);
 }

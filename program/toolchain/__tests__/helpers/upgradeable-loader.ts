@@ -3,7 +3,13 @@
  * DeployWithMaxDataLen), exactly like the spike's deploy.mjs. Unlike `svm.addProgram`, this runs the
  * loader's strict deploy-time ELF checks. Private to the toolchain tests on purpose.
  */
-import { AccountRole, address, generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress } from '@solana/kit';
+import {
+  AccountRole,
+  address,
+  generateKeyPairSigner,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+} from '@solana/kit';
 import type {
   AccountMeta,
   AccountSignerMeta,
@@ -78,7 +84,12 @@ export function initializeBufferInstruction(buffer: Address, authority: Address)
   };
 }
 
-export function writeInstruction(buffer: Address, authority: KeyPairSigner, offset: number, bytes: Uint8Array): LoaderInstruction {
+export function writeInstruction(
+  buffer: Address,
+  authority: KeyPairSigner,
+  offset: number,
+  bytes: Uint8Array,
+): LoaderInstruction {
   return {
     programAddress: UPGRADEABLE_LOADER,
     accounts: [writable(buffer), readonlySigner(authority)],
@@ -127,7 +138,11 @@ async function mustSucceed(title: string, outcome: Promise<Outcome>): Promise<vo
  * Creates a buffer, writes `so` into it chunk by chunk and deploys it with DeployWithMaxDataLen.
  * Buffer steps must succeed; the deploy outcome is returned so tests can assert refusals too.
  */
-export async function deployUpgradeable(svm: LiteSVM, payer: KeyPairSigner, so: Uint8Array): Promise<Deployment> {
+export async function deployUpgradeable(
+  svm: LiteSVM,
+  payer: KeyPairSigner,
+  so: Uint8Array,
+): Promise<Deployment> {
   const buffer = await generateKeyPairSigner();
   const bufferSize = BUFFER_METADATA_SIZE + so.length;
   await mustSucceed(
@@ -145,7 +160,10 @@ export async function deployUpgradeable(svm: LiteSVM, payer: KeyPairSigner, so: 
   );
   for (let offset = 0; offset < so.length; offset += WRITE_CHUNK) {
     const chunk = so.subarray(offset, offset + WRITE_CHUNK);
-    await mustSucceed(`Write @${offset}`, send(svm, payer, [writeInstruction(buffer.address, payer, offset, chunk)]));
+    await mustSucceed(
+      `Write @${offset}`,
+      send(svm, payer, [writeInstruction(buffer.address, payer, offset, chunk)]),
+    );
   }
 
   const program = await generateKeyPairSigner();
