@@ -15,22 +15,6 @@
 //   [84..84+32n] fulfilment authorities
 #include "oracle.h"
 
-// ProgramData: u32 tag (3), u64 slot, u8 has-authority, 32-byte upgrade authority.
-#define PROGRAM_DATA_TAG 3
-#define PROGRAM_DATA_AUTHORITY_OFFSET 13
-
-static bool is_upgrade_authority(const SolAccountInfo *program_data, const SolPubkey *signer,
-                                 const SolPubkey *program_id) {
-  const SolPubkey loader = SOL_BPF_LOADER_UPGRADEABLE_ID;
-  u8 bump;
-  const SolSignerSeed seeds[1] = {{program_id->x, 32}};
-  if (!sol_is_owned_by(program_data, &loader)) return false;
-  if (!sol_find_program_address_of(program_data->key, seeds, 1, &loader, &bump)) return false;
-  if (program_data->data_len < PROGRAM_DATA_AUTHORITY_OFFSET + 32) return false;
-  if (sol_read_u32(program_data->data) != PROGRAM_DATA_TAG || program_data->data[12] != 1) return false;
-  return sol_bytes_eq(program_data->data + PROGRAM_DATA_AUTHORITY_OFFSET, signer->x, 32);
-}
-
 ProgramResult oracle_init_network(SolInput *in) {
   if (in->account_count != 4) return ERR_MISSING_ACCOUNTS;
   SolAccountInfo *payer = &in->accounts[0];
@@ -51,7 +35,7 @@ ProgramResult oracle_init_network(SolInput *in) {
   if (!sol_is_signer(payer)) return ERR_MISSING_SIGNATURE;
   if (!sol_is_writable(payer) || !sol_is_writable(network)) return ERR_ACCOUNT_NOT_WRITABLE;
   if (!sol_has_key(system_program, &system_id)) return ERR_INVALID_SYSTEM_PROGRAM;
-  if (!is_upgrade_authority(program_data, payer->key, in->program_id)) return ERR_NOT_UPGRADE_AUTHORITY;
+  if (!sol_is_upgrade_authority(program_data, payer->key, in->program_id)) return ERR_NOT_UPGRADE_AUTHORITY;
   if (sol_is_owned_by(network, in->program_id)) return ERR_NETWORK_ALREADY_INITIALIZED;
 
   u8 bump;

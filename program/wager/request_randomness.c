@@ -1,0 +1,124 @@
+// request_randomness.c: ask the oracle for this wager's randomness. Permissionless, paid from the
+// prefund. Allowed from open_slot + 2 through open_slot + T_SETTLE.
+//
+// The seed is derived here, never supplied:
+//   seed = SHA256("SVC/ORACLE-SEED/v1" || program id (32) || wager (32) || open_slot (u64 LE)
+//                 || s* (u64 LE) || h* (32))
+// where s* is the first slot after open_slot present in the SlotHashes sysvar and h* its hash.
+//
+// Accounts:
+//   0. [writable, signer] caller: receives the request fee
+//   1. [] config
+//   2. [writable] wager
+//   3. [writable] wager_fees: the wager's fee account (pays the oracle)
+//   4. [] oracle_program: the configured oracle
+//   5. [writable] oracle_network_state
+//   6. [writable] oracle_treasury
+//   7. [writable] oracle_request: the oracle's PDA ["orao-vrf-randomness-request", seed]
+//   8. [] system_program
+// Data:
+//   [0..8]   discriminator
+//   [8..16]  s*: u64
+//   [16..48] h*: [u8; 32]
+#include "wager.h"
+
+typedef struct {
+  u8 discriminator[8];
+  SolPubkey wager;
+  SolPubkey oracle_request;
+  u8 seed[32];
+  u64 s_star;
+} WagerRandomnessRequestedEvent;
+
+/** True when s* is the first SlotHashes entry after open_slot and h* is its hash. */
+static bool is_first_slot_hash_after(u64 open_slot, u64 s_star, const u8 *h_star) {
+  if (s_star <= open_slot) return false;
+  u64 count = sol_slot_hashes_count();
+  SolSlotHash entry;
+  i64 index = sol_slot_hashes_find(s_star, count, &entry);
+  if (index < 0 || !sol_bytes_eq(entry.hash, h_star, 32)) return false;
+  if (s_star == open_slot + 1) return true; // nothing can lie between
+  // The next older entry must be at or before the open, else a slot between them was skipped over.
+  SolSlotHash older;
+  if ((u64)index + 1 >= count || !sol_slot_hashes_entry((u64)index + 1, &older)) return false;
+  return older.slot <= open_slot;
+}
+
+/** `slots` holds open_slot then s*, each u64 LE (the encoding of the seed input). */
+static void derive_seed(const SolPubkey *program_id, const SolPubkey *wager, const u8 slots[16], const u8 *h_star,
+                        u8 seed[32]) {
+  const SolBytes parts[5] = {
+      {(const u8 *)ORACLE_SEED_TAG, sizeof(ORACLE_SEED_TAG) - 1}, {program_id->x, 32}, {wager->x, 32}, {slots, 16}, {h_star, 32}};
+  sol_sha256(parts, 5, seed);
+}
+
+ProgramResult request_randomness(SolInput *in) {
+  if (in->account_count != 9) return ERR_MISSING_ACCOUNTS;
+  SolAccountInfo *caller = &in->accounts[0];
+  SolAccountInfo *config_account = &in->accounts[1];
+  SolAccountInfo *wager_account = &in->accounts[2];
+  SolAccountInfo *fees = &in->accounts[3];
+  SolAccountInfo *oracle_program = &in->accounts[4];
+  SolAccountInfo *network = &in->accounts[5];
+  SolAccountInfo *treasury = &in->accounts[6];
+  SolAccountInfo *request = &in->accounts[7];
+  SolAccountInfo *system_program = &in->accounts[8];
+  const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
+
+  if (in->data_len != 48) return ERR_INVALID_INSTRUCTION;
+  u64 s_star = sol_read_u64(in->data + 8);
+  const u8 *h_star = in->data + 16;
+
+  if (!sol_is_signer(caller)) return ERR_MISSING_SIGNATURE;
+  if (!sol_is_writable(caller) || !sol_is_writable(wager_account) || !sol_is_writable(fees) ||
+      !sol_is_writable(network) || !sol_is_writable(treasury) || !sol_is_writable(request))
+    return ERR_ACCOUNT_NOT_WRITABLE;
+  if (!sol_has_key(system_program, &system_id)) return ERR_INVALID_SYSTEM_PROGRAM;
+
+  Config *config;
+  Wager *w;
+  ProgramResult r = load_config(config_account, in->program_id, &config);
+  if (r == SUCCESS) r = load_wager(wager_account, in->program_id, &w);
+  if (r != SUCCESS) return r;
+  if (w->status != WAGER_STATUS_OPEN) return ERR_INVALID_WAGER_STATUS;
+  if (!sol_has_key(fees, &w->fee_account)) return ERR_INVALID_WAGER_ADDRESS;
+  if (!sol_has_key(oracle_program, &config->oracle_program)) return ERR_INVALID_ORACLE_PROGRAM;
+  if (!sol_is_owned_by(network, &config->oracle_program)) return ERR_INVALID_ORACLE_ACCOUNT;
+
+  u64 now = sol_current_slot();
+  if (now < w->open_slot + 2) return ERR_TOO_EARLY;
+  if (now > w->open_slot + config->t_settle) return ERR_REQUEST_WINDOW_CLOSED;
+  if (!is_first_slot_hash_after(w->open_slot, s_star, h_star)) return ERR_INVALID_SLOT_HASH;
+
+  u8 seed[32], slots[16], bump;
+  sol_write_u64(slots, w->open_slot);
+  sol_write_u64(slots + 8, s_star);
+  derive_seed(in->program_id, wager_account->key, slots, h_star, seed);
+  const SolSignerSeed request_find[2] = {{(const u8 *)SEED_ORACLE_REQUEST, sizeof(SEED_ORACLE_REQUEST) - 1}, {seed, 32}};
+  if (!sol_find_program_address_of(request->key, request_find, 2, &config->oracle_program, &bump))
+    return ERR_INVALID_ORACLE_ACCOUNT;
+
+  // request_v2(seed), paid by the fee account (signed with its PDA seeds).
+  u8 data[40];
+  const u8 request_v2[8] = ORACLE_REQUEST_V2_DISCRIMINATOR;
+  __builtin_memcpy(data, request_v2, 8);
+  __builtin_memcpy(data + 8, seed, 32);
+  const SolAccountMeta metas[5] = {{fees->key, true, true}, {network->key, true, false}, {treasury->key, true, false},
+                                   {request->key, true, false}, {system_program->key, false, false}};
+  const SolInstruction ix = {oracle_program->key, metas, 5, data, sizeof(data)};
+  SolAccountInfo *const accounts[6] = {fees, network, treasury, request, system_program, oracle_program};
+  WagerFeesSigner signer;
+  wager_fees_signer(&signer, wager_account, w->fees_bump);
+  r = sol_invoke(&ix, accounts, 6, &signer.signers);
+  if (r == SUCCESS) r = pay_from_wager_fees(fees, caller, system_program, &signer, config->request_fee);
+  if (r != SUCCESS) return r;
+
+  w->status = WAGER_STATUS_REQUESTED;
+  w->oracle_request = *request->key;
+  __builtin_memcpy(w->seed, seed, 32);
+
+  WagerRandomnessRequestedEvent event = {EVENT_WAGER_RANDOMNESS_REQUESTED, *wager_account->key, *request->key, {0}, s_star};
+  __builtin_memcpy(event.seed, seed, 32);
+  sol_emit_event(&event, sizeof(event));
+  return SUCCESS;
+}
