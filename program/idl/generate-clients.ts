@@ -9,11 +9,12 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createOracleIdl } from './oracle-idl.ts';
+import { createWagerIdl } from './wager-idl.ts';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 /** Every program's IDL, by the name used for its JSON file and its generated folder. */
-export const PROGRAM_IDLS: Record<string, () => RootNode> = { oracle: createOracleIdl };
+export const PROGRAM_IDLS: Record<string, () => RootNode> = { oracle: createOracleIdl, wager: createWagerIdl };
 
 /** The IDL JSON as committed: stable key order, two-space indent, trailing newline. */
 export const serializeIdl = (idl: RootNode): string => `${JSON.stringify(idl, null, 2)}\n`;

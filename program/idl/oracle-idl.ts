@@ -8,7 +8,6 @@ import {
   argumentValueNode,
   arrayTypeNode,
   bytesTypeNode,
-  bytesValueNode,
   constantPdaSeedNodeFromString,
   enumStructVariantTypeNode,
   enumTypeNode,
@@ -35,30 +34,12 @@ import {
   variablePdaSeedNode,
   type RootNode,
 } from 'codama';
-import { createHash } from 'node:crypto';
+import { anchorDiscriminator, discriminatorArgument, discriminatorField, systemProgramAccount } from './idl-builders';
+
+export { anchorDiscriminator };
 
 /** The local oracle's program address (its keypair is resources/programs/oracle-keypair.json). */
 export const ORACLE_PROGRAM_ADDRESS = '2W1veNg4Yg7VX7Tim7b7dckd6hw8CLwDjXptcKivHjZ7';
-
-/** Anchor's 8-byte discriminator: sha256("<namespace>:<name>")[..8]. */
-export const anchorDiscriminator = (namespace: 'global' | 'account' | 'event', name: string): Uint8Array =>
-  createHash('sha256').update(`${namespace}:${name}`).digest().subarray(0, 8);
-
-const discriminatorField = (bytes: Uint8Array) =>
-  structFieldTypeNode({
-    name: 'discriminator',
-    type: fixedSizeTypeNode(bytesTypeNode(), 8),
-    defaultValue: bytesValueNode('base16', Buffer.from(bytes).toString('hex')),
-    defaultValueStrategy: 'omitted',
-  });
-
-const discriminatorArgument = (bytes: Uint8Array) =>
-  instructionArgumentNode({
-    name: 'discriminator',
-    type: fixedSizeTypeNode(bytesTypeNode(), 8),
-    defaultValue: bytesValueNode('base16', Buffer.from(bytes).toString('hex')),
-    defaultValueStrategy: 'omitted',
-  });
 
 const bytes32 = () => fixedSizeTypeNode(bytesTypeNode(), 32);
 const bytes64 = () => fixedSizeTypeNode(bytesTypeNode(), 64);
@@ -92,14 +73,6 @@ export const ORACLE_ERRORS = [
 ] as const;
 
 const networkPdaDefault = () => pdaValueNode(pdaLinkNode('networkState'), []);
-const systemProgramAccount = () =>
-  instructionAccountNode({
-    name: 'systemProgram',
-    isWritable: false,
-    isSigner: false,
-    defaultValue: publicKeyValueNode('11111111111111111111111111111111', 'systemProgram'),
-  });
-
 /** Builds the oracle's Codama root node. */
 export function createOracleIdl(): RootNode {
   const program = programNode({

@@ -6,6 +6,7 @@
 import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
+  getBase58Decoder,
   getSignatureFromTransaction,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -73,9 +74,19 @@ export interface LiteSvmRunner {
    * advances one slot, since a deployment becomes callable in the next slot.
    */
   deployUpgradeable(input: { payer: TransactionSigner; program: TransactionSigner; buffer: TransactionSigner; authority: TransactionSigner; bytes: Uint8Array }): Promise<void>;
-  /** Moves the clock forward by `slots`. */
-  advanceSlots(slots?: number): void;
+  /**
+   * Moves the clock forward by `slots`, recording a SlotHashes entry for every slot passed (LiteSVM's
+   * warp does not), like a validator: at slot N the newest entry is N - 1. Slots in `skip` get no entry,
+   * as skipped slots on a real cluster.
+   */
+  advanceSlots(slots?: number, skip?: ReadonlySet<bigint>): void;
+  /** The current slot. */
+  slot(): bigint;
 }
+
+/** SlotHashes holds at most this many entries, newest first. */
+const MAX_SLOT_HASHES = 512;
+const randomHash = (): string => getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(32)));
 
 export function createLiteSvmRunner(svm: LiteSVM): LiteSvmRunner {
   const runner: LiteSvmRunner = {
@@ -125,8 +136,17 @@ export function createLiteSvmRunner(svm: LiteSVM): LiteSvmRunner {
       for (const instructions of transactions) await runner.sendOrThrow(payer, instructions);
       runner.advanceSlots(1);
     },
-    advanceSlots(slots = 1) {
-      svm.warpToSlot(svm.getClock().slot + BigInt(slots));
+    advanceSlots(slots = 1, skip) {
+      const from = svm.getClock().slot;
+      const to = from + BigInt(slots);
+      const added = [];
+      for (let slot = to - 1n; slot >= from; slot--) if (!skip?.has(slot)) added.push({ slot, hash: randomHash() });
+      const kept = svm.getSlotHashes().filter((entry) => entry.slot < from);
+      svm.warpToSlot(to);
+      svm.setSlotHashes([...added, ...kept].slice(0, MAX_SLOT_HASHES));
+    },
+    slot() {
+      return svm.getClock().slot;
     },
   };
   return runner;

@@ -1,0 +1,25 @@
+/**
+ * Error names of our programs, read from the generated clients' `<PROGRAM>_ERROR__<NAME>` constants,
+ * so the names always match the IDL (and errors.h) without a second table.
+ */
+import * as oracleErrors from './generated/oracle/errors/oracle';
+import * as wagerErrors from './generated/wager/errors/wager';
+
+const camelCase = (snake: string) => snake.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function namesByCode(module: Record<string, unknown>, prefix: string): ReadonlyMap<number, string> {
+  const names = new Map<number, string>();
+  for (const [key, value] of Object.entries(module)) {
+    if (key.startsWith(prefix) && typeof value === 'number') names.set(value, camelCase(key.slice(prefix.length)));
+  }
+  return names;
+}
+
+const WAGER_ERROR_NAMES = namesByCode(wagerErrors, 'WAGER_ERROR__');
+const ORACLE_ERROR_NAMES = namesByCode(oracleErrors, 'ORACLE_ERROR__');
+
+/** The wager program's name for `Custom(code)`, e.g. `perWagerCap`; undefined for other codes. */
+export const wagerErrorName = (code: number): string | undefined => WAGER_ERROR_NAMES.get(code);
+
+/** The local oracle's name for `Custom(code)`, e.g. `seedInUse`; undefined for other codes. */
+export const oracleErrorName = (code: number): string | undefined => ORACLE_ERROR_NAMES.get(code);
