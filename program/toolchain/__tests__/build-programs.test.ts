@@ -13,7 +13,6 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LiteSVM } from 'litesvm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   buildProgram,
@@ -24,7 +23,7 @@ import {
 } from '../build-programs.ts';
 import { CompileError } from '../compile.ts';
 import { LinkError } from '../link-error.ts';
-import { fundedPayer, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
+import { fundedChain, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
@@ -94,11 +93,10 @@ describe('buildProgram', () => {
     expect(existsSync(path.join(root, 'resources'))).toBe(false);
     expect(readdirSync(os.tmpdir()).some((d) => d.startsWith('wager-keeper-build-demo-'))).toBe(false);
 
-    const svm = new LiteSVM();
-    const payer = await fundedPayer(svm);
+    const chain = await fundedChain();
     const program = await newProgramAddress();
-    svm.addProgram(program, built.bytes);
-    const outcome = await invoke(svm, payer, program, [41, 0, 0, 0, 0, 0, 0, 0]);
+    chain.runner.svm.addProgram(program, built.bytes);
+    const outcome = await invoke(chain, program, [41, 0, 0, 0, 0, 0, 0, 0]);
     expect(returnedU64(outcome)).toBe(42n);
     expect(outcome.logs).toContain('Program log: program/demo/a_entry.c'); // relative __FILE__
   });

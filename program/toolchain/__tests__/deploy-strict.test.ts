@@ -3,15 +3,14 @@
  * DeployWithMaxDataLen, which run the loader's strict deploy-time ELF checks (unlike
  * `svm.addProgram`), then runs in the next slot.
  */
-import { LiteSVM } from 'litesvm';
-import type { KeyPairSigner } from '@solana/kit';
+import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProgramDataAddress, planProgramDeployment } from '../../../src-main/chain/upgradeable-loader.ts';
 import { linkSbpfV0 } from '../linker.ts';
 import { createWorkspace } from './helpers/c-objects.ts';
 import type { Workspace } from './helpers/c-objects.ts';
 import { readSharedObject } from './helpers/shared-object.ts';
-import { deployUpgradeable } from './helpers/upgradeable-loader.ts';
-import { fundedPayer, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
+import { fundedChain, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
 
 let workspace: Workspace;
 let so: Uint8Array;
@@ -41,25 +40,21 @@ beforeAll(async () => {
 });
 afterAll(() => workspace.dispose());
 
-async function freshChain(): Promise<{ svm: LiteSVM; payer: KeyPairSigner }> {
-  const svm = new LiteSVM();
-  return { svm, payer: await fundedPayer(svm) };
-}
-
 describe('deploying a linked program through the BPF Upgradeable Loader', () => {
   it('passes the strict deploy checks and runs in the next slot', async () => {
-    const { svm, payer } = await freshChain();
-    const { program, programData, deploy } = await deployUpgradeable(svm, payer, so);
-    expect(deploy.error, deploy.logs.join('\n')).toBeUndefined();
-    expect(deploy.ok).toBe(true);
-    expect(svm.getAccount(programData).exists).toBe(true);
+    const chain = await fundedChain();
+    const { runner, payer } = chain;
+    const [program, buffer] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    // Throws with the loader's logs if any step, DeployWithMaxDataLen included, fails; then advances
+    // one slot, since a deployment becomes visible in the next slot.
+    await runner.deployUpgradeable({ payer, program, buffer, authority: payer, bytes: so });
+    expect(runner.svm.getAccount(await findProgramDataAddress(program.address)).exists).toBe(true);
 
-    svm.warpToSlot(svm.getClock().slot + 1n); // a deployment becomes visible in the next slot
-    const outcome = await invoke(svm, payer, program, [1, 7]); // doubled(7) = 14; 14 & 3 = 2 -> * 100
-    expect(outcome.error, outcome.logs.join('\n')).toBeUndefined();
+    const outcome = await invoke(chain, program.address, [1, 7]); // doubled(7) = 14; 14 & 3 = 2 -> * 100
+    expect(outcome.failure, outcome.logs.join('\n')).toBeUndefined();
     expect(outcome.logs).toContain('Program log: deployed through the upgradeable loader');
     expect(returnedU64(outcome)).toBe(1400n);
-    expect(returnedU64(await invoke(svm, payer, program, [0, 6]))).toBe(9n * 10n); // plus_three(6) = 9
+    expect(returnedU64(await invoke(chain, program.address, [0, 6]))).toBe(9n * 10n); // plus_three(6) = 9
   });
 
   it('is stricter than addProgram: an unknown syscall name is refused at deploy time', async () => {
@@ -71,12 +66,26 @@ describe('deploying a linked program through the BPF Upgradeable Loader', () => 
     expect(name).toBeGreaterThan(0);
     broken[dynstr.offset + name + 'sol_set_return_data'.length - 1] = 'x'.charCodeAt(0);
 
-    const { svm, payer } = await freshChain();
-    svm.addProgram(await newProgramAddress(), broken); // lenient path: accepted (FINDINGS.md)
+    const { runner, payer } = await fundedChain();
+    runner.svm.addProgram(await newProgramAddress(), broken); // lenient path: accepted (FINDINGS.md)
 
-    const { deploy } = await deployUpgradeable(svm, payer, broken);
+    // The transactions runner.deployUpgradeable would send, sent one by one to see the last one fail.
+    const [program, buffer] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    const transactions = await planProgramDeployment({
+      payer,
+      program,
+      buffer,
+      authority: payer,
+      bytes: broken,
+      rentExemptLamports: (space) => runner.svm.minimumBalanceForRentExemption(BigInt(space)),
+    });
+    const bufferSteps = transactions.slice(0, -1);
+    expect(bufferSteps.length).toBeGreaterThan(1); // create + InitializeBuffer, then the Writes
+    for (const instructions of bufferSteps) await runner.sendOrThrow(payer, instructions);
+
+    const deploy = await runner.send(payer, transactions.at(-1)!);
     expect(deploy.ok).toBe(false);
-    expect(deploy.error).toContain('InvalidAccountData');
+    expect(deploy.failure?.message).toContain('InvalidAccountData');
     expect(deploy.logs).toContainEqual(expect.stringContaining('Unresolved symbol (sol_set_return_datx)'));
   });
 });

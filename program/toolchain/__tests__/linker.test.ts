@@ -3,8 +3,6 @@
  * (the Agave runtime). Each relocation kind is checked to be present in the input (so the test
  * really exercises it) and to behave correctly when the program runs.
  */
-import { LiteSVM } from 'litesvm';
-import type { KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   R_BPF_64_32,
@@ -18,28 +16,27 @@ import { LinkError } from '../link-error.ts';
 import type { LinkErrorCode } from '../link-error.ts';
 import { linkSbpfV0 } from '../linker.ts';
 import type { LinkInput, LinkOptions } from '../linker.ts';
+import type { TransactionOutcome } from '../../../src-main/localnet/litesvm-runner.ts';
 import { createWorkspace } from './helpers/c-objects.ts';
 import type { Workspace } from './helpers/c-objects.ts';
 import { readSharedObject } from './helpers/shared-object.ts';
-import { fundedPayer, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
-import type { Outcome } from './helpers/svm.ts';
+import { fundedChain, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
+import type { TestChain } from './helpers/svm.ts';
 
 let workspace: Workspace;
-let svm: LiteSVM;
-let payer: KeyPairSigner;
+let chain: TestChain;
 
 beforeAll(async () => {
   workspace = createWorkspace('linker-test-');
-  svm = new LiteSVM();
-  payer = await fundedPayer(svm);
+  chain = await fundedChain();
 });
 afterAll(() => workspace.dispose());
 
 /** Loads `so` under a fresh address and invokes it once with `data`. */
-async function run(so: Uint8Array, data: Iterable<number> = []): Promise<Outcome> {
+async function run(so: Uint8Array, data: Iterable<number> = []): Promise<TransactionOutcome> {
   const program = await newProgramAddress();
-  svm.addProgram(program, so);
-  return invoke(svm, payer, program, data);
+  chain.runner.svm.addProgram(program, so);
+  return invoke(chain, program, data);
 }
 
 /** Relocation types `object` applies to the input section named `target`. */
@@ -100,7 +97,7 @@ describe('relocations, run in LiteSVM', () => {
     const relative = readSharedObject(so).relocations.filter((r) => r.type === R_BPF_64_RELATIVE);
     expect(relative).toHaveLength(1);
     const outcome = await run(so);
-    expect(outcome.error).toBeUndefined();
+    expect(outcome.failure).toBeUndefined();
     expect(outcome.logs).toContain('Program log: hello from .rodata.str1.1');
   });
 

@@ -53,9 +53,17 @@ export interface SdkTestChain {
    * Sends one transaction: `before` (e.g. a precompile instruction), then the test program with
    * `data` and `accounts`.
    */
-  call(data: Uint8Array, accounts?: readonly AccountMeta[], before?: readonly Instruction[]): Promise<TransactionOutcome>;
+  call(
+    data: Uint8Array,
+    accounts?: readonly AccountMeta[],
+    before?: readonly Instruction[],
+  ): Promise<TransactionOutcome>;
   /** Like `call`, but fails with the program's logs unless the transaction succeeds; returns its return data. */
-  returnData(data: Uint8Array, accounts?: readonly AccountMeta[], before?: readonly Instruction[]): Promise<Uint8Array>;
+  returnData(
+    data: Uint8Array,
+    accounts?: readonly AccountMeta[],
+    before?: readonly Instruction[],
+  ): Promise<Uint8Array>;
 }
 
 /** Loads the already built `bytes` into a fresh LiteSVM (or `svm`) at a random address. */
@@ -66,10 +74,11 @@ export async function loadSdkTestProgram(bytes: Uint8Array, svm = new LiteSVM())
   const program = (await generateKeyPairSigner()).address;
   svm.addProgram(program, bytes);
 
-  const instructions = (data: Uint8Array, accounts: readonly AccountMeta[] = [], before: readonly Instruction[] = []) => [
-    ...before,
-    { programAddress: program, accounts, data },
-  ];
+  const instructions = (
+    data: Uint8Array,
+    accounts: readonly AccountMeta[] = [],
+    before: readonly Instruction[] = [],
+  ) => [...before, { programAddress: program, accounts, data }];
   return {
     runner,
     payer,
