@@ -4,7 +4,7 @@
  * a test fails when the committed output differs from what this script would write.
  */
 import { renderVisitor } from '@codama/renderers-js';
-import { createFromRoot, type RootNode } from 'codama';
+import { createFromRoot, definedTypeNode, type RootNode } from 'codama';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,12 +36,22 @@ async function markProgramPluginUnchecked(folder: string): Promise<void> {
   }
 }
 
+/**
+ * Why: @codama/renderers-js 2.2 renders no code for event nodes; exposing each event's data as a defined
+ * type `<event>Event` makes it render the event codecs too (getWagerOpenedEventDecoder, ...).
+ */
+function withEventCodecs(idl: RootNode): RootNode {
+  const events = idl.program.events ?? [];
+  const eventTypes = events.map((event) => definedTypeNode({ name: `${event.name}Event`, type: event.data, docs: event.docs }));
+  return { ...idl, program: { ...idl.program, definedTypes: [...(idl.program.definedTypes ?? []), ...eventTypes] } };
+}
+
 export async function generateClient(name: string, outputRoot = root): Promise<void> {
   const create = PROGRAM_IDLS[name];
   if (!create) throw new Error(`unknown program IDL: ${name}`);
   const idl = create();
   await writeFile(join(outputRoot, 'program', 'idl', `${name}.json`), serializeIdl(idl));
-  const codama = createFromRoot(idl);
+  const codama = createFromRoot(withEventCodecs(idl));
   const folder = join(outputRoot, 'src-main', 'protocol', 'generated', name);
   await codama.accept(
     renderVisitor(folder, {

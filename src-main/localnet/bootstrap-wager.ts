@@ -78,7 +78,7 @@ export const STANDARD_PAYTABLES: PaytableDefinition[] = [
   },
 ];
 
-/** Creates a 6-decimal USDC-like mint with `authority` as mint authority. */
+/** Creates a 6-decimal USDC-like mint with `authority` as mint and freeze authority (as real USDC has). */
 export async function createUsdcMint(runner: LiteSvmRunner, payer: TransactionSigner, authority: Address): Promise<Address> {
   const mint = await generateKeyPairSigner();
   await runner.sendOrThrow(payer, [
@@ -89,7 +89,7 @@ export async function createUsdcMint(runner: LiteSvmRunner, payer: TransactionSi
       space: getMintSize(),
       programAddress: TOKEN_PROGRAM_ADDRESS,
     }),
-    getInitializeMint2Instruction({ mint: mint.address, decimals: USDC_DECIMALS, mintAuthority: authority }),
+    getInitializeMint2Instruction({ mint: mint.address, decimals: USDC_DECIMALS, mintAuthority: authority, freezeAuthority: authority }),
   ]);
   return mint.address;
 }

@@ -34,6 +34,7 @@ import {
   getWagerDecoder,
   findConfigPda,
   type Pool,
+  type SlotHash,
   type Wager,
 } from '../../../src-main/protocol/wager';
 
@@ -168,13 +169,13 @@ function mustRead(chain: WagerTestChain, wager: Address): Wager {
   return record;
 }
 
-export async function requestRandomness(chain: WagerTestChain, wager: Address, caller = chain.keeper) {
+export async function requestRandomness(chain: WagerTestChain, wager: Address, caller = chain.keeper, slotHashes?: readonly SlotHash[]) {
   const built = await getRequestRandomnessForWager({
     caller,
     wagerAddress: wager,
     wager: mustRead(chain, wager),
     oracle: chain.oracle,
-    slotHashes: chain.runner.svm.getSlotHashes(),
+    slotHashes: slotHashes ?? chain.runner.svm.getSlotHashes(),
   });
   return { ...built, outcome: await chain.runner.send(caller, [built.instruction]) };
 }

@@ -6,3 +6,4 @@ export * from './paytable-name';
 export * from './wager-status';
 export { wagerErrorName } from '../program-errors';
 export * from './crank-instructions';
+export * from './events';

@@ -11,3 +11,4 @@ export * from './errors';
 export * from './instructions';
 export * from './pdas';
 export * from './programs';
+export * from './types';
