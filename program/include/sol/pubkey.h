@@ -3,8 +3,8 @@
 #include "bytes.h"
 
 static inline bool sol_pubkey_eq(const SolPubkey *a, const SolPubkey *b) {
-  return sol_read_u64(a->x) == sol_read_u64(b->x) && sol_read_u64(a->x + 8) == sol_read_u64(b->x + 8) &&
-         sol_read_u64(a->x + 16) == sol_read_u64(b->x + 16) && sol_read_u64(a->x + 24) == sol_read_u64(b->x + 24);
+  const u64 *x = (const u64 *)a->x, *y = (const u64 *)b->x; // SolPubkey is 8-byte aligned
+  return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
 }
 
 static inline bool sol_pubkey_is_zero(const SolPubkey *a) { return sol_bytes_all_zero(a->x, 32); }
