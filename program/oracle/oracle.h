@@ -63,5 +63,5 @@ ProgramResult oracle_init_network(SolInput *in);
 ProgramResult oracle_request_v2(SolInput *in);
 ProgramResult oracle_fulfill(SolInput *in);
 
-/** Loads and checks the network configuration: owner, discriminator, size, and PDA with stored bump. */
+/** Loads and checks the network configuration: owner, discriminator and size (see network_state.c). */
 ProgramResult oracle_load_network_state(const SolAccountInfo *network, const SolPubkey *program_id, u32 *authority_count);
