@@ -94,7 +94,7 @@ export const WAGER_ERRORS = [
   ['insufficientFreeLiquidity', 6041, 'The withdrawal would take liquidity that backs open wagers'],
   ['invalidAmount', 6042, 'Zero deposit or zero shares'],
   ['unsupportedRent', 6043, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
-  ['invalidConfigValues', 6044, 'A fee, cap, edge, length or size out of range'],
+  ['invalidConfigValues', 6044, 'A cap, edge, length or size out of range'],
   ['duplicateAccount', 6045, 'One account passed in two roles that must differ'],
 ] as const;
 

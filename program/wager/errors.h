@@ -47,5 +47,5 @@
 #define ERR_INSUFFICIENT_FREE_LIQUIDITY CUSTOM_ERROR(6041) // withdrawal larger than the liquidity not backing open wagers
 #define ERR_INVALID_AMOUNT CUSTOM_ERROR(6042)           // zero deposit or zero shares
 #define ERR_UNSUPPORTED_RENT CUSTOM_ERROR(6043)         // the Rent sysvar has an exemption threshold other than 1 or 2
-#define ERR_INVALID_CONFIG_VALUES CUSTOM_ERROR(6044)    // initialize: a fee, cap, edge or length out of range
+#define ERR_INVALID_CONFIG_VALUES CUSTOM_ERROR(6044)    // initialize: a cap, edge, length or size out of range
 #define ERR_DUPLICATE_ACCOUNT CUSTOM_ERROR(6045)        // one account passed in two roles that must differ

@@ -7,7 +7,7 @@
 //   2. [writable] pool: PDA ["pool"]
 //   3. [writable] vault: PDA ["vault"], USDC token account owned by the pool
 //   4. [writable] escrow: PDA ["escrow"], USDC token account owned by the pool
-//   5. [writable] share_mint: PDA ["share-mint"], 6 decimals, mint authority the pool
+//   5. [writable] share_mint: PDA ["share-mint"], the USDC mint's decimals, mint authority the pool
 //   6. [writable] share_escrow: PDA ["share-escrow"], share token account owned by the pool
 //   7. [] usdc_mint
 //   8. [] program_data: this program's ProgramData account

@@ -7,18 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { getNetworkStateEncoder, getRandomnessV2Encoder } from '../../../src-main/protocol/generated/oracle';
 import { generateClient } from '../generate-clients';
 import { ORACLE_ERRORS, anchorDiscriminator } from '../oracle-idl';
+import { cBytes, cDefines, camelCase } from './c-header';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const readSource = (path: string) => readFile(join(root, path), 'utf8');
-
-/** `#define NAME {1, 2, ...}` byte lists and `#define NAME 123` numbers of a C header. */
-function cDefines(header: string): Map<string, string> {
-  const defines = new Map<string, string>();
-  for (const match of header.matchAll(/^#define (\w+)(?:\(\w+\))? (.+?)\s*(?:\/\/.*)?$/gm)) defines.set(match[1]!, match[2]!);
-  return defines;
-}
-const cBytes = (value: string | undefined) => (value ?? '').replace(/[{}\s]/g, '').split(',').filter(Boolean).map(Number);
-const camelCase = (snake: string) => snake.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 describe('the oracle C program and its Codama IDL agree', () => {
   it('has the same error names and codes', async () => {

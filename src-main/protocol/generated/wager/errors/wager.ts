@@ -126,7 +126,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [WAGER_ERROR__INVALID_AMOUNT]: `Zero deposit or zero shares`,
     [WAGER_ERROR__INVALID_BENEFICIARY]: `The beneficiary is not a USDC token account that can receive`,
     [WAGER_ERROR__INVALID_CONFIG]: `Not this program's config`,
-    [WAGER_ERROR__INVALID_CONFIG_VALUES]: `A fee, cap, edge, length or size out of range`,
+    [WAGER_ERROR__INVALID_CONFIG_VALUES]: `A cap, edge, length or size out of range`,
     [WAGER_ERROR__INVALID_EPOCH_RECORD]: `Not the record of the epoch concerned`,
     [WAGER_ERROR__INVALID_INSTRUCTION]: `Unknown instruction or malformed instruction data`,
     [WAGER_ERROR__INVALID_LIQUIDITY_REQUEST]: `Not a deposit or withdraw request of this owner`,
