@@ -13,6 +13,12 @@ Commands:
   verify-randomness --authority ADDRESS --seed HEX --randomness HEX
       Checks offline that the randomness of a fulfilled local-oracle request is the authority's
       ed25519 signature over the seed. Prints {"valid":true|false}; exits 1 when invalid.
+  localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE]
+      Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on 8900) with both
+      programs, a test USDC mint, paytables, pool liquidity and funded dev keys; prints one JSON line
+      {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM.
+  open --rpc URL --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
+      Opens a wager on a localnet with its dev app key; prints {"wager":"<address>"}.
   oracle-demo
       Deploys the local VRF oracle into an in-process Solana runtime (LiteSVM), requests and fulfils
       one randomness, verifies it offline and prints what happened, with compute units.
@@ -50,6 +56,8 @@ async function version(): Promise<number> {
 }
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  localnet: async (args) => (await import('./commands/localnet-command')).localnetCommand(args),
+  open: async (args) => (await import('./commands/open-command')).openCommand(args),
   'verify-randomness': verifyRandomnessCommand,
   'oracle-demo': oracleDemoCommand,
   version,

@@ -1,6 +1,6 @@
 // wager.h: accounts, seeds, discriminators and limits of the wager program. Account structs are the
 // exact byte layouts (no implicit padding; sizes asserted) viewed in place over account data, after the
-// loaders in accounts.c have checked owner, size, discriminator and address.
+// loaders in accounts.c have checked owner, size and discriminator (accounts.c says why that suffices).
 // Discriminators are Anchor's: sha256("global:<ix>")[..8], sha256("account:<Name>")[..8],
 // sha256("event:<Name>")[..8].
 #pragma once

@@ -88,7 +88,12 @@ export interface LiteSvmRunner {
 const MAX_SLOT_HASHES = 512;
 const randomHash = (): string => getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(32)));
 
-export function createLiteSvmRunner(svm: LiteSVM): LiteSvmRunner {
+export interface LiteSvmRunnerOptions {
+  /** Produces slots instead of the runner's own warp (the localnet's chain keeps its own clock). */
+  advanceSlots?: (slots: number) => void;
+}
+
+export function createLiteSvmRunner(svm: LiteSVM, options: LiteSvmRunnerOptions = {}): LiteSvmRunner {
   const runner: LiteSvmRunner = {
     svm,
     async send(feePayer, instructions) {
@@ -137,6 +142,7 @@ export function createLiteSvmRunner(svm: LiteSVM): LiteSvmRunner {
       runner.advanceSlots(1);
     },
     advanceSlots(slots = 1, skip) {
+      if (options.advanceSlots) return options.advanceSlots(slots);
       const from = svm.getClock().slot;
       const to = from + BigInt(slots);
       const added = [];

@@ -2,7 +2,8 @@
  * The committed program builds (resources/programs/<name>.so) and, for programs this project deploys
  * itself on local clusters, their program keypairs (<name>-keypair.json, Solana CLI format).
  */
-import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit';
+import type { KeyPairSigner } from '@solana/kit';
+import { readKeypairFile } from '../secrets/keypair-bytes';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +15,7 @@ export async function readProgramBytes(name: string): Promise<Uint8Array> {
   return new Uint8Array(await readFile(join(PROGRAMS_DIRECTORY, `${name}.so`)));
 }
 
-/** The program's keypair (64-byte JSON array: secret then public key), whose address is the program id. */
-export async function readProgramKeypair(name: string): Promise<KeyPairSigner> {
-  const json: unknown = JSON.parse(await readFile(join(PROGRAMS_DIRECTORY, `${name}-keypair.json`), 'utf8'));
-  if (!Array.isArray(json) || json.length !== 64) throw new Error(`${name}-keypair.json is not a 64-byte keypair`);
-  return createKeyPairSignerFromBytes(Uint8Array.from(json as number[]));
+/** The program's keypair (Solana CLI format), whose address is the program id. */
+export function readProgramKeypair(name: string): Promise<KeyPairSigner> {
+  return readKeypairFile(join(PROGRAMS_DIRECTORY, `${name}-keypair.json`));
 }
