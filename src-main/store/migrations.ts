@@ -1,0 +1,58 @@
+/** The schema, as numbered migrations (version = index + 1). Append only; never edit an applied one. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE wagers (
+    address TEXT PRIMARY KEY,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown')),
+    open_slot INTEGER,
+    expiry_slot INTEGER,
+    oracle_request TEXT,
+    request_signature TEXT,
+    requested_slot INTEGER,
+    fulfilled_slot INTEGER,
+    settle_signature TEXT,
+    expire_signature TEXT,
+    claim_signature TEXT,
+    bucket INTEGER,
+    payout TEXT,
+    payout_pending INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX wagers_by_state ON wagers (state);
+
+  CREATE TABLE earnings (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    wager TEXT,
+    step TEXT NOT NULL,
+    signature TEXT,
+    received_lamports INTEGER NOT NULL,
+    fee_lamports INTEGER NOT NULL
+  );
+  CREATE INDEX earnings_by_time ON earnings (at);
+
+  CREATE TABLE oracle_latency (
+    wager TEXT PRIMARY KEY,
+    requested_slot INTEGER NOT NULL,
+    fulfilled_slot INTEGER NOT NULL,
+    at TEXT NOT NULL
+  );
+
+  CREATE TABLE faucet_claims (
+    id INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    usdc TEXT NOT NULL,
+    sol TEXT NOT NULL,
+    signature TEXT
+  );
+  CREATE INDEX faucet_claims_by_owner ON faucet_claims (owner, at_ms);
+  CREATE INDEX faucet_claims_by_ip ON faucet_claims (ip, at_ms);
+  CREATE INDEX faucet_claims_by_time ON faucet_claims (at_ms);
+  `,
+];
