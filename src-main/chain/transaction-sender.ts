@@ -1,0 +1,137 @@
+/**
+ * Sends instructions the way a careful keeper does: simulate first (a refusal costs nothing), set the
+ * compute-unit limit from the simulation with a margin, add the priority fee if configured, send, and
+ * resend until confirmed or the blockhash expires, then rebuild with a fresh one (a few times).
+ */
+import {
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Instruction,
+  type KeyPairSigner,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import type { SignatureConfirmer } from './signature-confirmer';
+
+export const SIMULATION_UNIT_LIMIT = 1_400_000;
+const LAMPORTS_PER_SIGNATURE = 5_000n;
+
+export interface SenderOptions {
+  rpc: Rpc<SolanaRpcApi>;
+  confirmer: SignatureConfirmer;
+  payer: KeyPairSigner;
+  /** Micro-lamports per compute unit (0 or undefined: no priority fee instruction). */
+  priorityFeeMicroLamports?: bigint;
+  /** Compute-unit limit = simulated units x margin + 1 000 (default margin 1.2). */
+  computeUnitMargin?: number;
+  resendIntervalMs?: number;
+  maxRebuilds?: number;
+}
+
+/** The transaction error a simulation or a landed transaction reported, as the RPC gives it. */
+export class TransactionFailedError extends Error {
+  constructor(
+    readonly stage: 'simulation' | 'execution',
+    readonly err: unknown,
+    readonly logs: readonly string[],
+  ) {
+    super(`${stage} failed: ${JSON.stringify(err, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  }
+
+  /** `Custom(code)` of the failing instruction, when it was a program's own error. */
+  get customCode(): number | undefined {
+    const instructionError = (this.err as { InstructionError?: [number, unknown] } | null)?.InstructionError;
+    const custom = (instructionError?.[1] as { Custom?: number | bigint } | undefined)?.Custom;
+    return custom === undefined ? undefined : Number(custom);
+  }
+}
+
+export class BlockhashExpiredError extends Error {}
+
+export interface SentTransaction {
+  signature: string;
+  slot: bigint;
+  unitsConsumed: bigint;
+  /** Lamports the fee payer paid for the transaction (base + priority). */
+  feeLamports: bigint;
+}
+
+export interface TransactionSender {
+  send(instructions: readonly Instruction[]): Promise<SentTransaction>;
+}
+
+export function createTransactionSender(options: SenderOptions): TransactionSender {
+  const { rpc, payer, confirmer } = options;
+  const margin = options.computeUnitMargin ?? 1.2;
+  const priority = options.priorityFeeMicroLamports ?? 0n;
+  const resendMs = options.resendIntervalMs ?? 2_000;
+
+  const build = async (instructions: readonly Instruction[], unitLimit: number) => {
+    const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const budget = [
+      getSetComputeUnitLimitInstruction({ units: unitLimit }),
+      ...(priority > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: priority })] : []),
+    ];
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(payer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+      (m) => appendTransactionMessageInstructions([...budget, ...instructions], m),
+    );
+    return { message, lifetime };
+  };
+
+  return {
+    async send(instructions) {
+      // 1. Simulate with room to spare; a refusal here costs nothing and names the reason.
+      const draft = await build(instructions, SIMULATION_UNIT_LIMIT);
+      const unsigned = getBase64EncodedWireTransaction(compileTransaction(draft.message));
+      const { value: simulation } = await rpc
+        .simulateTransaction(unsigned, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
+        .send();
+      if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
+      const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
+      const feeLamports = LAMPORTS_PER_SIGNATURE + (priority * BigInt(unitLimit) + 999_999n) / 1_000_000n;
+
+      // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
+      for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {
+        const { message, lifetime } = await build(instructions, unitLimit);
+        const signed = await signTransactionMessageWithSigners(message);
+        const wire = getBase64EncodedWireTransaction(signed);
+        const signature = getSignatureFromTransaction(signed);
+        let expired = false;
+        const checkExpiry = async () => {
+          const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
+          expired = height > lifetime.lastValidBlockHeight;
+        };
+        const sendOnce = () => rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send();
+        await sendOnce();
+        const resender = setInterval(() => {
+          void sendOnce().catch(() => undefined);
+          void checkExpiry().catch(() => undefined);
+        }, resendMs);
+        try {
+          const outcome = await options.confirmer.wait(signature, () => expired);
+          if (outcome.landed) {
+            if (outcome.err) {
+              const tx = await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send().catch(() => null);
+              throw new TransactionFailedError('execution', outcome.err, tx?.meta?.logMessages ?? []);
+            }
+            return { signature, slot: outcome.slot, unitsConsumed: simulation.unitsConsumed ?? 0n, feeLamports };
+          }
+        } finally {
+          clearInterval(resender);
+        }
+      }
+      throw new BlockhashExpiredError('the transaction did not land before its blockhash expired (rebuilt and resent 3 times)');
+    },
+  };
+}

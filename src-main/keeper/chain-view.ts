@@ -1,0 +1,75 @@
+/**
+ * What the keeper reads from the chain, batched: wager accounts and their oracle requests with
+ * getMultipleAccounts (100 per call), the SlotHashes sysvar, the program config.
+ */
+import {
+  address,
+  getBase58Decoder,
+  getBase64Encoder,
+  type Address,
+  type Base64EncodedDataResponse,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
+import { getRandomnessV2Decoder } from '../protocol/oracle';
+import { getConfigDecoder, getWagerDecoder, type Config, type SlotHash, type Wager } from '../protocol/wager';
+
+export const SLOT_HASHES_SYSVAR = address('SysvarS1otHashes111111111111111111111111111');
+const BATCH = 100;
+
+type EncodedAccount = { data: Base64EncodedDataResponse; owner: Address } | null;
+
+export async function fetchAccounts(rpc: Rpc<SolanaRpcApi>, addresses: readonly Address[]): Promise<EncodedAccount[]> {
+  const out: EncodedAccount[] = [];
+  for (let i = 0; i < addresses.length; i += BATCH) {
+    const { value } = await rpc.getMultipleAccounts(addresses.slice(i, i + BATCH), { encoding: 'base64', commitment: 'confirmed' }).send();
+    out.push(...value.map((account) => (account ? { data: account.data, owner: account.owner } : null)));
+  }
+  return out;
+}
+
+const bytesOf = (account: NonNullable<EncodedAccount>) => getBase64Encoder().encode(account.data[0]);
+
+/** A wager account's decoded record, or null when the account is closed or not a wager of `program`. */
+export function decodeWagerAccount(account: EncodedAccount, program: Address): Wager | null {
+  if (!account || account.owner !== program) return null;
+  const bytes = bytesOf(account);
+  if (bytes.length !== 336) return null;
+  try {
+    const wager = getWagerDecoder().decode(bytes);
+    return wager.status >= 1 && wager.status <= 3 ? wager : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when an oracle request account holds its randomness (RandomnessV2 fulfilled). */
+export function isRequestFulfilled(account: EncodedAccount, oracleProgram: Address): boolean {
+  if (!account || account.owner !== oracleProgram) return false;
+  try {
+    return getRandomnessV2Decoder().decode(bytesOf(account)).request.__kind === 'Fulfilled';
+  } catch {
+    return false;
+  }
+}
+
+export async function fetchSlotHashes(rpc: Rpc<SolanaRpcApi>): Promise<SlotHash[]> {
+  const { value } = await rpc.getAccountInfo(SLOT_HASHES_SYSVAR, { encoding: 'base64', commitment: 'confirmed' }).send();
+  if (!value) return [];
+  const bytes = getBase64Encoder().encode(value.data[0]);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = Number(view.getBigUint64(0, true));
+  const base58 = getBase58Decoder();
+  const entries: SlotHash[] = [];
+  for (let i = 0; i < count && 8 + (i + 1) * 40 <= bytes.length; i++) {
+    const at = 8 + i * 40;
+    entries.push({ slot: view.getBigUint64(at, true), hash: base58.decode(bytes.subarray(at + 8, at + 40)) });
+  }
+  return entries;
+}
+
+export async function fetchConfig(rpc: Rpc<SolanaRpcApi>, configAddress: Address): Promise<Config> {
+  const { value } = await rpc.getAccountInfo(configAddress, { encoding: 'base64', commitment: 'confirmed' }).send();
+  if (!value) throw new Error(`the wager program's config ${configAddress} does not exist on this cluster`);
+  return getConfigDecoder().decode(getBase64Encoder().encode(value.data[0]));
+}

@@ -1,0 +1,30 @@
+/** The typed stream the keeper core emits for the console (in process; the UI never scrapes /v1). */
+import type { EarningsEntry, CrankStep } from '../store/earnings-ledger';
+import type { WagerRecord } from '../store/wager-records';
+import type { HealthRecord } from './keeper-service';
+
+export interface OracleLatency {
+  wager: string;
+  requestedSlot: number;
+  fulfilledSlot: number;
+  /** Slots from the request landing to the fulfilment being seen. */
+  slots: number;
+}
+
+export type StepOutcome = 'landed' | 'lost' | 'failed';
+
+export interface StepEvent {
+  wager: string | null;
+  step: CrankStep;
+  outcome: StepOutcome;
+  signature?: string;
+  error?: string;
+}
+
+export interface KeeperEvents {
+  record: [WagerRecord];
+  earnings: [EarningsEntry];
+  latency: [OracleLatency];
+  health: [HealthRecord];
+  step: [StepEvent];
+}

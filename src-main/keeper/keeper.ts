@@ -1,0 +1,440 @@
+/**
+ * The crank loop. Finds wagers (live program subscription, a sweep about every 30 s, and POST /v1/wagers),
+ * then on every slot notification moves each one forward: request randomness from open+2, settle as soon
+ * as the oracle fulfilled (oracle program subscription), expire past the window, deliver parked payouts
+ * with backoff. Every send is simulated first; losing a race to another keeper is normal and recorded
+ * as the winner's outcome. Records live in SQLite, so a restarted keeper resumes every wager.
+ */
+import { getAddressDecoder, getBase64Encoder, type Address, type Base64EncodedBytes, type KeyPairSigner } from '@solana/kit';
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { ChainConnection } from '../chain/rpc-connection';
+import { createSignatureConfirmer } from '../chain/signature-confirmer';
+import { TransactionFailedError, createTransactionSender, type TransactionSender } from '../chain/transaction-sender';
+import { findNetworkStatePda } from '../protocol/generated/oracle';
+import { wagerErrorName } from '../protocol/program-errors';
+import {
+  WAGER_PROGRAM_ADDRESS,
+  WagerStatus,
+  decodeWagerEventsFromLogs,
+  findConfigPda,
+  getClaimPayoutForWager,
+  getExpireForWager,
+  getRequestRandomnessForWager,
+  getSettleForWager,
+  getWagerDiscriminatorBytes,
+  type Config,
+  type SlotHash,
+  type Wager,
+} from '../protocol/wager';
+import type { Database } from '../store/database';
+import { createEarningsLedger, type CrankStep, type EarningsLedger } from '../store/earnings-ledger';
+import { IN_PROGRESS_STATES, createWagerRecordStore, type WagerRecord, type WagerRecordChanges, type WagerRecordStore } from '../store/wager-records';
+import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequestFulfilled } from './chain-view';
+import type { KeeperEvents } from './keeper-events';
+import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
+import { resolveWagerOutcome } from './outcome-resolver';
+
+export interface KeeperOptions {
+  connection: ChainConnection;
+  signer: KeyPairSigner;
+  db: Database;
+  programAddress?: Address;
+  priorityFeeMicroLamports?: bigint;
+  sweepIntervalMs?: number;
+  /** Transactions in flight at once. */
+  maxInFlight?: number;
+  logger?: Logger;
+  now?: () => number;
+}
+
+export interface Keeper extends KeeperService {
+  readonly events: EventEmitter<KeeperEvents>;
+  readonly records: WagerRecordStore;
+  readonly earnings: EarningsLedger;
+  readonly address: Address;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** One pass of the loop (the slot subscription calls it; tests may too). */
+  tick(): Promise<void>;
+  /** Finds open wagers nobody posted (the ~30 s safety net). */
+  sweep(): Promise<number>;
+  counters(): Record<CrankStep, Record<'landed' | 'lost' | 'failed', number>>;
+}
+
+/** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
+const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'notFulfilled', 'tooEarly', 'notExpired', 'requestWindowClosed', 'epochNotClosed', 'epochHasOpenWagers', 'invalidLiquidityRequest', 'epochNotStruck']);
+const BACKOFF_BASE_MS = 2_000;
+const BACKOFF_MAX_MS = 60_000;
+const CLAIM_BACKOFF_BASE_MS = 10_000;
+const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
+
+const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
+  state: record.state,
+  ...(record.openSlot !== null ? { openSlot: record.openSlot } : {}),
+  ...(record.requestSignature ? { requestSignature: record.requestSignature } : {}),
+  ...(record.settleSignature ? { settleSignature: record.settleSignature } : {}),
+  ...(record.bucket !== null ? { bucket: record.bucket } : {}),
+  ...(record.payout !== null ? { payout: record.payout } : {}),
+  updatedAt: record.updatedAt,
+});
+
+export function createKeeper(options: KeeperOptions): Keeper {
+  const { connection, signer, db } = options;
+  const { rpc, subscriptions } = connection;
+  const program = options.programAddress ?? WAGER_PROGRAM_ADDRESS;
+  const now = options.now ?? Date.now;
+  const log = options.logger;
+  const records = createWagerRecordStore(db, () => new Date(now()));
+  const earnings = createEarningsLedger(db);
+  const events = new EventEmitter<KeeperEvents>();
+  const confirmer = createSignatureConfirmer(rpc);
+  const sender: TransactionSender = createTransactionSender({ rpc, confirmer, payer: signer, priorityFeeMicroLamports: options.priorityFeeMicroLamports });
+  const maxInFlight = options.maxInFlight ?? 32;
+  const wagerFilter = [
+    { memcmp: { offset: 0n, bytes: Buffer.from(getWagerDiscriminatorBytes()).toString('base64') as Base64EncodedBytes, encoding: 'base64' as const } },
+  ];
+
+  let config: Config | undefined;
+  let oracle: { programAddress: Address; networkState: Address; treasury: Address } | undefined;
+  let lastTick = 0;
+  let rpcError: string | undefined;
+  let lamports = 0n;
+  let lastBalanceCheck = 0;
+  let running = false;
+  let ticking: Promise<void> | undefined;
+  let tickAgain = false;
+  const inFlight = new Set<string>();
+  const abort = new AbortController();
+  const timers: NodeJS.Timeout[] = [];
+  const counts = {} as Record<CrankStep, Record<'landed' | 'lost' | 'failed', number>>;
+
+  const count = (step: CrankStep, outcome: 'landed' | 'lost' | 'failed') => {
+    counts[step] ??= { landed: 0, lost: 0, failed: 0 };
+    counts[step][outcome] += 1;
+  };
+
+  const change = (address: string, changes: WagerRecordChanges) => {
+    const record = records.update(address, changes);
+    if (record) events.emit('record', record);
+    return record;
+  };
+
+  const track = (address: string, wager: Wager | null) => {
+    const inserted = records.insert(address, {
+      state: 'queued',
+      openSlot: wager ? Number(wager.openSlot) : null,
+      expirySlot: wager ? Number(wager.expirySlot) : null,
+    });
+    if (inserted) {
+      const record = records.get(address);
+      if (record) events.emit('record', record);
+      log?.info({ wager: address }, 'tracking wager');
+    }
+    return inserted;
+  };
+
+  const health = (): HealthRecord => ({
+    keeper: signer.address,
+    lamports: lamports.toString(),
+    lastTick,
+    queue: records.countByState(IN_PROGRESS_STATES),
+    ...(rpcError ? { rpcError } : {}),
+  });
+
+  const ensureSetup = async () => {
+    if (config && oracle) return;
+    config = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
+    const [networkState] = await findNetworkStatePda({ programAddress: config.oracleProgram });
+    const { value } = await rpc.getAccountInfo(networkState, { encoding: 'base64', commitment: 'confirmed' }).send();
+    if (!value) throw new Error(`the oracle's network state ${networkState} does not exist`);
+    const bytes = getBase64Encoder().encode(value.data[0]);
+    const treasury = getAddressDecoder().decode(bytes.subarray(40, 72)); // NetworkState treasury, bytes 40..72
+    oracle = { programAddress: config.oracleProgram, networkState, treasury };
+  };
+
+  const feeFor = (step: CrankStep): bigint => {
+    if (!config) return 0n;
+    if (step === 'request') return config.requestFee;
+    if (step === 'settle') return config.settleFee;
+    if (step === 'expire') return config.expireFee;
+    if (step === 'claim_payout') return 0n;
+    return config.liquidityFee;
+  };
+
+  /** Sends one step for one wager and records what happened. */
+  const runStep = async (step: CrankStep, address: string, build: () => Promise<Parameters<TransactionSender['send']>[0]>, onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>) => {
+    inFlight.add(address);
+    try {
+      const instructions = await build();
+      const sent = await sender.send(instructions);
+      const changes = await onLanded(sent.signature, sent.slot);
+      change(address, { ...changes, attempts: 0, lastError: null, nextAttemptAt: 0 });
+      const entry = { at: new Date(now()).toISOString(), wager: address, step, signature: sent.signature, receivedLamports: Number(feeFor(step)), feeLamports: Number(sent.feeLamports) };
+      earnings.record(entry);
+      events.emit('earnings', entry);
+      events.emit('step', { wager: address, step, outcome: 'landed', signature: sent.signature });
+      count(step, 'landed');
+      log?.info({ wager: address, step, signature: sent.signature }, `${step} landed`);
+    } catch (error) {
+      const name = error instanceof TransactionFailedError && error.customCode !== undefined ? wagerErrorName(error.customCode) : undefined;
+      if (name && RACE_ERRORS.has(name)) {
+        count(step, 'lost');
+        events.emit('step', { wager: address, step, outcome: 'lost', error: name });
+        log?.debug({ wager: address, step, reason: name }, `${step} not needed: ${name}`);
+        return; // the next tick reads the wager's new state
+      }
+      const record = records.get(address);
+      const attempts = (record?.attempts ?? 0) + 1;
+      const claim = step === 'claim_payout';
+      const backoff = Math.min((claim ? CLAIM_BACKOFF_BASE_MS : BACKOFF_BASE_MS) * 2 ** (attempts - 1), claim ? CLAIM_BACKOFF_MAX_MS : BACKOFF_MAX_MS);
+      const message = name ?? (error as Error).message;
+      change(address, { attempts, lastError: `${step}: ${message}`, nextAttemptAt: now() + backoff });
+      count(step, 'failed');
+      events.emit('step', { wager: address, step, outcome: 'failed', error: message });
+      log?.warn({ wager: address, step, attempts, retryInMs: backoff, error: message }, `${step} failed; retrying later`);
+    } finally {
+      inFlight.delete(address);
+    }
+  };
+
+  const settleOutcome = async (signature: string) => {
+    const tx = await rpc.getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
+    const event = decodeWagerEventsFromLogs(tx?.meta?.logMessages ?? [], program).find((e) => e.name === 'WagerSettled');
+    if (event?.name !== 'WagerSettled') return {};
+    return { bucket: event.data.bucket, payout: event.data.payout.toString(), payoutPending: event.data.pending === 1 };
+  };
+
+  const resolveClosed = async (record: WagerRecord) => {
+    inFlight.add(record.address);
+    try {
+      const outcome = await resolveWagerOutcome(rpc, record.address as Address, program);
+      if (outcome.kind === 'settled') {
+        change(record.address, {
+          state: 'settled',
+          settleSignature: record.settleSignature ?? outcome.signature,
+          bucket: outcome.bucket,
+          payout: outcome.payout.toString(),
+          payoutPending: false,
+          ...(outcome.claimSignature ? { claimSignature: outcome.claimSignature } : {}),
+        });
+      } else if (outcome.kind === 'expired') {
+        change(record.address, { state: 'expired', expireSignature: record.expireSignature ?? outcome.signature });
+      } else {
+        change(record.address, { state: 'unknown', lastError: 'closed with no settlement or expiry found' });
+      }
+    } finally {
+      inFlight.delete(record.address);
+    }
+  };
+
+  const launch = (work: () => Promise<void>) => {
+    void work().catch((error: Error) => log?.error({ error: error.message }, 'crank step crashed'));
+  };
+
+  const advance = async (slot: bigint, record: WagerRecord, wager: Wager | null, fulfilled: boolean, slotHashes: () => Promise<SlotHash[]>) => {
+    const address = record.address as Address;
+    if (!wager) return launch(() => resolveClosed(record));
+    const context = { caller: signer, wagerAddress: address, wager, programAddress: program };
+    if (record.openSlot === null) change(address, { openSlot: Number(wager.openSlot), expirySlot: Number(wager.expirySlot) });
+
+    if (wager.status === WagerStatus.PayoutPending) {
+      if (record.state !== 'settled' || !record.payoutPending) {
+        change(address, { state: 'settled', bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true });
+      }
+      if (record.nextAttemptAt > now()) return;
+      return launch(() =>
+        runStep('claim_payout', address, async () => [await getClaimPayoutForWager(context)], async (signature) => ({ claimSignature: signature, payoutPending: false })),
+      );
+    }
+    if (record.nextAttemptAt > now()) return;
+    const expirable = slot > wager.expirySlot && !fulfilled;
+    if (expirable) {
+      return launch(() => runStep('expire', address, async () => [await getExpireForWager(context)], async (signature) => ({ state: 'expired', expireSignature: signature })));
+    }
+    if (wager.status === WagerStatus.Open && slot >= wager.openSlot + 2n) {
+      const hashes = await slotHashes();
+      if (!oracle) return;
+      const endpoint = oracle;
+      return launch(() =>
+        runStep(
+          'request',
+          address,
+          async () => [(await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes })).instruction],
+          async (signature, landedSlot) => ({ state: 'requested', requestSignature: signature, requestedSlot: Number(landedSlot), oracleRequest: null }),
+        ),
+      );
+    }
+    if (wager.status === WagerStatus.Requested) {
+      if (record.state === 'queued') change(address, { state: 'requested', oracleRequest: wager.oracleRequest });
+      if (!fulfilled) return;
+      if (record.state !== 'fulfilled') {
+        const requestedSlot = record.requestedSlot;
+        change(address, { state: 'fulfilled', fulfilledSlot: Number(slot), oracleRequest: wager.oracleRequest });
+        if (requestedSlot !== null) {
+          const latency = { wager: address, requestedSlot, fulfilledSlot: Number(slot), slots: Number(slot) - requestedSlot };
+          db.prepare('INSERT OR REPLACE INTO oracle_latency (wager, requested_slot, fulfilled_slot, at) VALUES (?, ?, ?, ?)').run(address, requestedSlot, Number(slot), new Date(now()).toISOString());
+          events.emit('latency', latency);
+        }
+      }
+      return launch(() =>
+        runStep('settle', address, async () => [await getSettleForWager(context)], async (signature) => ({ state: 'settled', settleSignature: signature, ...(await settleOutcome(signature)) })),
+      );
+    }
+  };
+
+  const tickOnce = async () => {
+    try {
+      await ensureSetup();
+      const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+      if (now() - lastBalanceCheck > 5_000) {
+        lamports = (await rpc.getBalance(signer.address, { commitment: 'confirmed' }).send()).value;
+        lastBalanceCheck = now();
+      }
+      const work = [...records.byState(IN_PROGRESS_STATES), ...records.byState(['settled']).filter((r) => r.payoutPending)].filter(
+        (record) => !inFlight.has(record.address),
+      );
+      const accounts = await fetchAccounts(rpc, work.map((r) => r.address as Address));
+      const wagers = accounts.map((account) => decodeWagerAccount(account, program));
+      const requests = wagers.map((w) => (w && w.status === WagerStatus.Requested ? w.oracleRequest : null));
+      const requestAddresses = requests.filter((r): r is Address => r !== null);
+      const requestAccounts = new Map(requestAddresses.map((a, i) => [a, i]));
+      const fetchedRequests = requestAddresses.length ? await fetchAccounts(rpc, requestAddresses) : [];
+      let hashes: Promise<SlotHash[]> | undefined;
+      const slotHashes = () => (hashes ??= fetchSlotHashes(rpc));
+      for (const [index, record] of work.entries()) {
+        if (inFlight.size >= maxInFlight) break;
+        const wager = wagers[index] ?? null;
+        const request = requests[index];
+        const fulfilled = request ? isRequestFulfilled(fetchedRequests[requestAccounts.get(request)!] ?? null, oracle!.programAddress) : false;
+        await advance(slot, record, wager, fulfilled, slotHashes);
+      }
+      lastTick = now();
+      if (rpcError) log?.info('RPC reachable again');
+      rpcError = undefined;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (rpcError !== message) log?.error({ rpc: connection.rpcUrl, error: message }, 'cannot read the chain');
+      rpcError = `${connection.rpcUrl}: ${message}`;
+    }
+    events.emit('health', health());
+  };
+
+  const tick = async () => {
+    if (ticking) {
+      tickAgain = true;
+      return ticking;
+    }
+    ticking = (async () => {
+      do {
+        tickAgain = false;
+        await tickOnce();
+      } while (tickAgain && running);
+    })().finally(() => {
+      ticking = undefined;
+    });
+    return ticking;
+  };
+
+  const sweep = async () => {
+    const found = await rpc
+      .getProgramAccounts(program, {
+        encoding: 'base64',
+        commitment: 'confirmed',
+        filters: wagerFilter,
+      })
+      .send();
+    let added = 0;
+    for (const { pubkey, account } of found) {
+      const wager = decodeWagerAccount({ data: account.data, owner: account.owner }, program);
+      if (wager && wager.status !== WagerStatus.PayoutPending && track(pubkey, wager)) added += 1;
+      if (wager && wager.status === WagerStatus.PayoutPending && !records.get(pubkey)) {
+        track(pubkey, wager);
+        added += 1;
+      }
+    }
+    return added;
+  };
+
+  const subscribe = async () => {
+    const signal = abort.signal;
+    const slots = await subscriptions.slotNotifications().subscribe({ abortSignal: signal });
+    void (async () => {
+      for await (const _ of slots) void tick();
+    })().catch(() => undefined);
+    const wagers = await subscriptions
+      .programNotifications(program, {
+        encoding: 'base64',
+        commitment: 'confirmed',
+        filters: wagerFilter,
+      })
+      .subscribe({ abortSignal: signal });
+    void (async () => {
+      for await (const { value } of wagers) {
+        const wager = decodeWagerAccount({ data: value.account.data, owner: value.account.owner }, program);
+        if (wager?.status === WagerStatus.Open) track(value.pubkey, wager);
+      }
+    })().catch(() => undefined);
+    if (oracle) {
+      const fulfilments = await subscriptions
+        .programNotifications(oracle.programAddress, { encoding: 'base64', commitment: 'confirmed' })
+        .subscribe({ abortSignal: signal });
+      void (async () => {
+        for await (const _ of fulfilments) void tick();
+      })().catch(() => undefined);
+    }
+  };
+
+  return {
+    events,
+    records,
+    earnings,
+    address: signer.address,
+    tick,
+    sweep,
+    counters: () => counts,
+    async start() {
+      running = true;
+      await ensureSetup();
+      await subscribe().catch((error: Error) => log?.warn({ error: error.message }, 'subscriptions unavailable; polling only'));
+      await sweep().catch((error: Error) => log?.warn({ error: error.message }, 'sweep failed'));
+      timers.push(setInterval(() => void sweep().catch(() => undefined), options.sweepIntervalMs ?? 30_000));
+      // A slow heartbeat in case the slot subscription drops: the loop never stops for long.
+      timers.push(setInterval(() => void tick(), 1_000));
+      for (const timer of timers) timer.unref?.();
+      await tick();
+    },
+    async stop() {
+      running = false;
+      abort.abort();
+      for (const timer of timers) clearInterval(timer);
+      await ticking;
+      confirmer.stop();
+    },
+    async submitWager(address): Promise<SubmitWagerResult> {
+      const { value } = await rpc.getAccountInfo(address, { encoding: 'base64', commitment: 'confirmed' }).send();
+      if (!value) return { kind: 'accountNotFound' };
+      const wager = decodeWagerAccount({ data: value.data, owner: value.owner }, program);
+      if (!wager) return { kind: 'notAWager' };
+      track(address, wager);
+      void tick();
+      return { kind: 'queued' };
+    },
+    async lookupWager(address) {
+      const existing = records.get(address);
+      if (existing) return publicRecord(existing);
+      const { value } = await rpc.getAccountInfo(address, { encoding: 'base64', commitment: 'confirmed' }).send();
+      const wager = value ? decodeWagerAccount({ data: value.data, owner: value.owner }, program) : null;
+      if (wager && wager.status !== WagerStatus.PayoutPending) {
+        track(address, wager);
+        void tick();
+        const record = records.get(address);
+        if (record) return publicRecord(record);
+      }
+      return { state: 'unknown', updatedAt: new Date(now()).toISOString() };
+    },
+    async health() {
+      return health();
+    },
+  };
+}
