@@ -4,7 +4,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
 /** Commands the project needs, and the Debian package that provides each. */
-const REQUIRED = [{ command: 'clang-19', debianPackage: 'clang-19' }];
+const REQUIRED = [
+  { command: 'clang-19', debianPackage: 'clang-19' }, // builds the on-chain programs
+  { command: 'dbus-run-session', debianPackage: 'dbus' }, // a session bus for the OS keychain tests
+  { command: 'gnome-keyring-daemon', debianPackage: 'gnome-keyring' }, // the Secret Service behind @napi-rs/keyring
+];
 
 const isOnPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 

@@ -1,0 +1,33 @@
+/**
+ * Prometheus metrics of a running keeper, for the operator side only (never on /v1): cranks by step and
+ * outcome (landed, lost to another keeper, failed), queue, balance, last loop, oracle latency.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Keeper } from '../keeper/keeper';
+
+export function createKeeperMetrics(keeper: Keeper): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'wager_keeper_process_' });
+  const cranks = new Counter({ name: 'wager_keeper_cranks_total', help: 'Crank transactions by step and outcome', labelNames: ['step', 'outcome'], registers: [registry] });
+  const earned = new Counter({ name: 'wager_keeper_fees_received_lamports_total', help: 'Crank fees received', registers: [registry] });
+  const spent = new Counter({ name: 'wager_keeper_fees_paid_lamports_total', help: 'Transaction fees paid', registers: [registry] });
+  const latency = new Histogram({ name: 'wager_keeper_oracle_latency_slots', help: 'Slots from request landing to fulfilment seen', buckets: [1, 2, 3, 5, 10, 20, 60, 150], registers: [registry] });
+  const queue = new Gauge({ name: 'wager_keeper_queue', help: 'Wagers in progress', registers: [registry] });
+  const balance = new Gauge({ name: 'wager_keeper_balance_lamports', help: "The keeper key's balance", registers: [registry] });
+  const lastTick = new Gauge({ name: 'wager_keeper_last_tick_ms', help: 'Unix ms of the last completed loop', registers: [registry] });
+  const rpcUp = new Gauge({ name: 'wager_keeper_rpc_up', help: '1 while the chain can be read', registers: [registry] });
+
+  keeper.events.on('step', (event) => cranks.inc({ step: event.step, outcome: event.outcome }));
+  keeper.events.on('earnings', (entry) => {
+    earned.inc(entry.receivedLamports);
+    spent.inc(entry.feeLamports);
+  });
+  keeper.events.on('latency', (entry) => latency.observe(entry.slots));
+  keeper.events.on('health', (health) => {
+    queue.set(health.queue);
+    balance.set(Number(health.lamports));
+    lastTick.set(health.lastTick);
+    rpcUp.set(health.rpcError ? 0 : 1);
+  });
+  return registry;
+}

@@ -1,0 +1,70 @@
+/**
+ * Where the keeper's key lives: the OS keychain (service "wager-keeper", via @napi-rs/keyring) or a
+ * Solana CLI keypair file. The secret never leaves this module but as a signer; only the address is
+ * ever logged or shown.
+ */
+import { Entry } from '@napi-rs/keyring';
+import type { KeyPairSigner } from '@solana/kit';
+import { generateKeypairWithBytes, keypairFromBytes, readKeypairFile } from './keypair-bytes';
+
+export const KEYCHAIN_SERVICE = 'wager-keeper';
+export const KEYCHAIN_ACCOUNT = 'keeper';
+
+export class KeychainUnavailableError extends Error {
+  constructor(cause: string) {
+    super(
+      `the OS keychain is not available (${cause}); run the keeper with --keypair FILE (a Solana CLI keypair file), ` +
+        'or start a Secret Service (e.g. gnome-keyring) for this session',
+    );
+  }
+}
+
+export interface KeeperKey {
+  signer: KeyPairSigner;
+  source: 'keychain' | 'keychain (created)' | 'file';
+}
+
+const entry = (account: string) => new Entry(KEYCHAIN_SERVICE, account);
+
+function readKeychain(account: string): string | null {
+  try {
+    return entry(account).getPassword() ?? null;
+  } catch (error) {
+    throw new KeychainUnavailableError((error as Error).message);
+  }
+}
+
+/**
+ * The keeper's signer: from `keypairFile` when given; else from the keychain, creating and storing a new
+ * key on first use (the caller shows its address so the operator can fund it).
+ */
+export async function loadKeeperKey(options: { keypairFile?: string; account?: string } = {}): Promise<KeeperKey> {
+  if (options.keypairFile) return { signer: await readKeypairFile(options.keypairFile), source: 'file' };
+  const account = options.account ?? KEYCHAIN_ACCOUNT;
+  const stored = readKeychain(account);
+  if (stored) return { signer: await keypairFromBytes(JSON.parse(stored) as number[]), source: 'keychain' };
+  const fresh = await generateKeypairWithBytes();
+  try {
+    entry(account).setPassword(JSON.stringify(Array.from(fresh.secretKey)));
+  } catch (error) {
+    throw new KeychainUnavailableError((error as Error).message);
+  }
+  return { signer: fresh.signer, source: 'keychain (created)' };
+}
+
+/** Stores a keypair (64 bytes) in the keychain, replacing any previous keeper key. */
+export function storeKeeperKey(secretKey: Uint8Array, account = KEYCHAIN_ACCOUNT): void {
+  try {
+    entry(account).setPassword(JSON.stringify(Array.from(secretKey)));
+  } catch (error) {
+    throw new KeychainUnavailableError((error as Error).message);
+  }
+}
+
+export function deleteKeeperKey(account = KEYCHAIN_ACCOUNT): void {
+  try {
+    entry(account).deletePassword();
+  } catch (error) {
+    throw new KeychainUnavailableError((error as Error).message);
+  }
+}
