@@ -19,6 +19,11 @@ Commands:
       {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM.
   open --rpc URL --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
       Opens a wager on a localnet with its dev app key; prints {"wager":"<address>"}.
+  keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS] [--metrics-port N]
+      Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
+      The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...}.
+  serve [--port 7300] [--rpc URL | --rpc-port 8899] [--slot-ms 400] [--db FILE]
+      The embedded localnet (unless --rpc), the keeper with the faucet and the /v1 API together.
   oracle-demo
       Deploys the local VRF oracle into an in-process Solana runtime (LiteSVM), requests and fulfils
       one randomness, verifies it offline and prints what happened, with compute units.
@@ -58,6 +63,8 @@ async function version(): Promise<number> {
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   localnet: async (args) => (await import('./commands/localnet-command')).localnetCommand(args),
   open: async (args) => (await import('./commands/open-command')).openCommand(args),
+  keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
+  serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
   'verify-randomness': verifyRandomnessCommand,
   'oracle-demo': oracleDemoCommand,
   version,

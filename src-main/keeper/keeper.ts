@@ -60,6 +60,8 @@ export interface Keeper extends KeeperService {
   /** Finds open wagers nobody posted (the ~30 s safety net). */
   sweep(): Promise<number>;
   counters(): Record<CrankStep, Record<'landed' | 'lost' | 'failed', number>>;
+  /** Sends other instructions with the keeper's key and sender (the faucet uses it). */
+  send: TransactionSender['send'];
 }
 
 /** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
@@ -393,6 +395,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     tick,
     sweep,
     counters: () => counts,
+    send: (instructions) => sender.send(instructions),
     async start() {
       running = true;
       await ensureSetup();
