@@ -1,0 +1,268 @@
+/**
+ * The public keeper HTTP API, /v1 (spec 4.1, 7.1, 8; reference: docs/keeper-api.md). It answers from the
+ * KeeperService (and the FaucetService on a test network) and never touches the chain itself.
+ *
+ * Every error body is JSON `{ "error": "..." }`:
+ * - 400 `body must be JSON`: the body does not parse as JSON, or the content type is not
+ *   `application/json` (a wrong content type is answered like a non-JSON body, with 400 rather than 415,
+ *   so clients written against the spec's error table see only the statuses it lists);
+ * - 400 `missing wager` / `missing owner` (field absent or null), 400 `not a base58 address`;
+ * - 404 `account not found`, 422 `<address> is not a wager account of this service`;
+ * - 404 `not found` (unknown route; also the faucet routes when no faucet is configured);
+ * - 405 `method not allowed` with an Allow header;
+ * - 413 `body too large` (over `maxBodyBytes`, default 16 KiB);
+ * - 429 `rate limited` with Retry-After (seconds);
+ * - 500 `internal error` (details go to `onInternalError`, never to the client);
+ * - faucet refusals `{ error, retryAt }` with the faucet's status: 429 wallet/IP claimed within 5 minutes,
+ *   503 daily limit used up, 502 transaction failed (see faucet/faucet.ts); Retry-After when retryAt is ahead.
+ *
+ * Rate limits per client (socket address; IPv6 per /64; X-Forwarded-For only with `trustProxy`), token
+ * buckets: POST /v1/wagers 30/min burst 10; POST /v1/faucet 30/min burst 10 (before the faucet's own
+ * rules); every other request 600/min burst 120.
+ *
+ * CORS: only `allowedOrigins` get Access-Control-Allow-Origin (and preflight answers); any other origin
+ * gets no CORS header at all, so browsers there cannot read the answers.
+ */
+import { serve } from '@hono/node-server';
+import { isAddress, type Address } from '@solana/kit';
+import { Hono, type Context, type Handler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { FaucetService } from '../faucet/faucet-service';
+import type { KeeperService } from '../keeper/keeper-service';
+import { clientKey } from './client-ip';
+import { createRateLimiter, type BucketConfig } from './rate-limiter';
+
+export interface RateLimitConfig {
+  /** POST /v1/wagers. */
+  submitWager: BucketConfig;
+  /** POST /v1/faucet (the faucet's 5-minute rules come on top). */
+  faucetClaim: BucketConfig;
+  /** Every other request (GETs, unknown routes, wrong methods). */
+  read: BucketConfig;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  submitWager: { perMinute: 30, burst: 10 },
+  faucetClaim: { perMinute: 30, burst: 10 },
+  read: { perMinute: 600, burst: 120 },
+};
+
+/** 16 KiB: a POST body is a few dozen bytes of JSON. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+
+export const API_ERRORS = {
+  notJson: 'body must be JSON',
+  missingWager: 'missing wager',
+  missingOwner: 'missing owner',
+  notAddress: 'not a base58 address',
+  accountNotFound: 'account not found',
+  notFound: 'not found',
+  methodNotAllowed: 'method not allowed',
+  bodyTooLarge: 'body too large',
+  rateLimited: 'rate limited',
+  internal: 'internal error',
+} as const;
+
+/** The 422 text of POST /v1/wagers for an account that exists but is not a wager of this service. */
+export const notAWagerError = (address: string): string =>
+  `${address} is not a wager account of this service`;
+
+export interface PublicApiOptions {
+  keeper: KeeperService;
+  /** Test network only: without it the faucet routes do not exist (404). */
+  faucet?: FaucetService;
+  /** Browser origins allowed by CORS, e.g. the console's own origin. */
+  allowedOrigins: readonly string[];
+  rateLimit?: Partial<RateLimitConfig>;
+  /** Take the client address from X-Forwarded-For (right-most entry). Only behind a proxy you run. */
+  trustProxy?: boolean;
+  maxBodyBytes?: number;
+  now?: () => number;
+  /** Receives unexpected exceptions (default: console.error). The client only sees 500 `internal error`. */
+  onInternalError?: (error: unknown, request: { method: string; path: string }) => void;
+}
+
+/** Per-request values: `client` is the rate-limit key of the caller (see client-ip.ts). */
+export type PublicApiEnv = { Variables: { client: string } };
+type Env = PublicApiEnv;
+
+export function createPublicApi(options: PublicApiOptions): Hono<Env> {
+  const now = options.now ?? Date.now;
+  const limits: RateLimitConfig = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const trustProxy = options.trustProxy ?? false;
+  const onInternalError =
+    options.onInternalError ??
+    ((error, request) => console.error(`public api: ${request.method} ${request.path}:`, error));
+  const allowedOrigins = new Set(options.allowedOrigins);
+  const limiter = createRateLimiter(now);
+  const { keeper, faucet } = options;
+
+  const app = new Hono<Env>();
+  const fail = (c: Context, status: ContentfulStatusCode, error: string, headers?: Record<string, string>) =>
+    c.json({ error }, status, headers);
+
+  app.notFound((c) => fail(c, 404, API_ERRORS.notFound));
+  app.onError((error, c) => {
+    onInternalError(error, { method: c.req.method, path: c.req.path });
+    return fail(c, 500, API_ERRORS.internal);
+  });
+
+  // CORS first, so every answer to an allowed origin (errors and 429 included) carries the header.
+  const corsForAllowed = cors({
+    origin: (origin) => (allowedOrigins.has(origin) ? origin : null),
+    allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type'],
+    exposeHeaders: ['Retry-After'],
+    maxAge: 600,
+  });
+  app.use('*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && allowedOrigins.has(origin)) return corsForAllowed(c, next);
+    await next();
+    // The answer depends on Origin for allowed origins: keep shared caches from mixing them up.
+    c.header('Vary', 'Origin', { append: true });
+  });
+
+  app.use('*', async (c, next) => {
+    const client = clientKey(c, trustProxy);
+    c.set('client', client);
+    const path = c.req.path;
+    const routeClass: keyof RateLimitConfig =
+      c.req.method === 'POST' && path === '/v1/wagers'
+        ? 'submitWager'
+        : c.req.method === 'POST' && path === '/v1/faucet'
+          ? 'faucetClaim'
+          : 'read';
+    const taken = limiter.take(`${routeClass} ${client}`, limits[routeClass]);
+    if (!taken.allowed)
+      return fail(c, 429, API_ERRORS.rateLimited, { 'Retry-After': retryAfterSeconds(taken.retryAfterMs) });
+    await next();
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) => fail(c, 413, API_ERRORS.bodyTooLarge),
+  });
+
+  /** Registers `handlers` on `path` and answers other methods with 405 (OPTIONS with 204), both with Allow. */
+  const route = (path: string, handlers: { GET?: Handler<Env>; POST?: Handler<Env> }) => {
+    const allow = [
+      ...(handlers.GET ? ['GET', 'HEAD'] : []),
+      ...(handlers.POST ? ['POST'] : []),
+      'OPTIONS',
+    ].join(', ');
+    if (handlers.GET) app.get(path, handlers.GET);
+    if (handlers.POST) app.post(path, limitBody, handlers.POST);
+    app.all(path, (c) => {
+      if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: allow });
+      return fail(c, 405, API_ERRORS.methodNotAllowed, { Allow: allow });
+    });
+  };
+
+  route('/v1/wagers', {
+    POST: async (c) => {
+      const body = await readJsonBody(c);
+      if (!body.ok) return fail(c, 400, API_ERRORS.notJson);
+      const wager = field(body.value, 'wager');
+      if (wager === undefined || wager === null) return fail(c, 400, API_ERRORS.missingWager);
+      if (typeof wager !== 'string' || !isAddress(wager)) return fail(c, 400, API_ERRORS.notAddress);
+      const result = await keeper.submitWager(wager);
+      switch (result.kind) {
+        case 'queued':
+          return c.json({ status: 'queued' }, 202);
+        case 'accountNotFound':
+          return fail(c, 404, API_ERRORS.accountNotFound);
+        case 'notAWager':
+          return fail(c, 422, notAWagerError(wager));
+      }
+    },
+  });
+
+  route('/v1/wagers/:address', {
+    GET: async (c) => {
+      const address = c.req.param('address') ?? '';
+      if (!isAddress(address)) return fail(c, 400, API_ERRORS.notAddress);
+      return c.json(await keeper.lookupWager(address), 200);
+    },
+  });
+
+  route('/v1/health', { GET: async (c) => c.json(await keeper.health(), 200) });
+
+  if (faucet) {
+    route('/v1/faucet', {
+      GET: (c) => c.json(faucet.status(), 200),
+      POST: async (c) => {
+        const body = await readJsonBody(c);
+        if (!body.ok) return fail(c, 400, API_ERRORS.notJson);
+        const owner = field(body.value, 'owner');
+        if (owner === undefined || owner === null) return fail(c, 400, API_ERRORS.missingOwner);
+        if (typeof owner !== 'string' || !isAddress(owner)) return fail(c, 400, API_ERRORS.notAddress);
+        const result = await faucet.claim(owner as Address, c.get('client'));
+        if (result.ok)
+          return c.json({ signature: result.signature, usdc: result.usdc, sol: result.sol }, 200);
+        const wait = result.retryAt - now();
+        return c.json(
+          { error: result.error, retryAt: result.retryAt },
+          result.status as ContentfulStatusCode,
+          wait > 0 ? { 'Retry-After': retryAfterSeconds(wait) } : undefined,
+        );
+      },
+    });
+  }
+
+  return app;
+}
+
+/** Whole seconds, at least 1 (Retry-After has no fractions). */
+const retryAfterSeconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000)));
+
+/** The JSON body, when the content type is application/json (parameters such as charset allowed) and it parses. */
+async function readJsonBody(c: Context): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/json') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(await c.req.text()) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** An own field of a JSON object; undefined for anything else (arrays, strings, null). */
+const field = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, name)
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
+
+export interface PublicApiServer {
+  /** e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves `app` with @hono/node-server on `host` (default loopback); port 0 picks a free port. */
+export function listenPublicApi(
+  app: Hono<Env> | Hono,
+  options: { port: number; host?: string },
+): Promise<PublicApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port: options.port, hostname: host }, (info) => {
+      server.off('error', reject);
+      const hostForUrl = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        url: `http://${hostForUrl}:${info.port}`,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+          }),
+      });
+    });
+    server.once('error', reject);
+  });
+}
