@@ -241,11 +241,16 @@ export function createWagerIdl(): RootNode {
         account('wagerFees', 'w', undefined, pdaValueNode(pdaLinkNode('wagerFees'), [pdaSeedValueNode('wager', accountValueNode('wager'))])),
         account('stakeSource', 'w'), vault(), account('beneficiary', 'r'), account('oracleNetworkState', 'r'),
         tokenProgramAccount(), systemProgramAccount(),
-      ], [argument('stake', u64()), argument('nonce', u64())]),
+      ], [
+        argument('stake', u64()),
+        argument('nonce', u64()),
+        argument('wagerBump', u8(), 'Bump of the wager PDA'),
+        argument('feesBump', u8(), 'Bump of the fee account PDA'),
+      ]),
       instruction('requestRandomness', 'Derives the seed from s*/h* and requests randomness from the oracle; pays the request fee.', [
         account('caller', 'ws'), config(), account('wager', 'w'), account('wagerFees', 'w'), account('oracleProgram', 'r'),
         account('oracleNetworkState', 'w'), account('oracleTreasury', 'w'), account('oracleRequest', 'w'), systemProgramAccount(),
-      ], [argument('sStar', u64()), argument('hStar', bytes(32))]),
+      ], [argument('sStar', u64()), argument('hStar', bytes(32)), argument('requestBump', u8(), 'Bump of the oracle request PDA')]),
       instruction('settleWager', 'Pays out a fulfilled wager (or parks the payout); pays the settle fee.', [
         account('caller', 'ws'), config(), pool(), account('wager', 'w'), account('wagerFees', 'w'), account('payer', 'w'),
         account('paytable', 'r'), account('oracleRequest', 'r'), vault(), escrow(), account('beneficiary', 'w'),

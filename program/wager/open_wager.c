@@ -20,6 +20,12 @@
 //   [0..8]   discriminator
 //   [8..16]  stake: u64 USDC base units
 //   [16..24] nonce: u64, chosen by the app; with the authority it names the wager
+//   [24]     wager_bump: u8, bump of the wager PDA (the client finds it; one hash checks it here)
+//   [25]     fees_bump: u8, bump of the fee account PDA
+//
+// Why bumps in the data: checking a given bump costs one hash (~1 500 CU) where finding it costs one per
+// bump tried (~3 000 on average, ~30 000 at worst). Any bump that yields a valid PDA is accepted: the
+// address and its bump are what the wager records, so a non-canonical one gains the caller nothing.
 //
 // Prefund = request_fee + max(settle_fee, expire_fee) + oracle fee + rent of the oracle's request
 // account + the fee account's own rent-exempt minimum (it must stay rent-exempt until it is closed).
@@ -84,9 +90,10 @@ ProgramResult open_wager(SolInput *in) {
   SolAccountInfo *system_program = &in->accounts[13];
   const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
 
-  if (in->data_len != 24) return ERR_INVALID_INSTRUCTION;
+  if (in->data_len != 26) return ERR_INVALID_INSTRUCTION;
   u64 stake = sol_read_u64(in->data + 8);
   const u8 *nonce_bytes = in->data + 16;
+  u8 bump = in->data[24], fees_bump = in->data[25];
 
   if (!sol_is_signer(payer) || !sol_is_signer(stake_owner) || !sol_is_signer(integrator)) return ERR_MISSING_SIGNATURE;
   if (!sol_is_writable(payer) || !sol_is_writable(pool_account) || !sol_is_writable(wager_account) ||
@@ -116,20 +123,19 @@ ProgramResult open_wager(SolInput *in) {
   r = compute_prefund(config, network, &prefund);
   if (r != SUCCESS) return r;
 
-  u8 bump, fees_bump;
-  const SolSignerSeed wager_find[3] = {
-      {(const u8 *)SEED_WAGER, sizeof(SEED_WAGER) - 1}, {integrator->key->x, 32}, {nonce_bytes, 8}};
-  if (!sol_find_program_address_of(wager_account->key, wager_find, 3, in->program_id, &bump)) return ERR_INVALID_WAGER_ADDRESS;
+  const SolSignerSeed wager_seeds[4] = {
+      {(const u8 *)SEED_WAGER, sizeof(SEED_WAGER) - 1}, {integrator->key->x, 32}, {nonce_bytes, 8}, {&bump, 1}};
+  if (!sol_is_program_address(wager_account->key, wager_seeds, 4, in->program_id)) return ERR_INVALID_WAGER_ADDRESS;
   if (sol_is_owned_by(wager_account, in->program_id)) return ERR_WAGER_EXISTS;
-  const SolSignerSeed fees_find[2] = {{(const u8 *)SEED_WAGER_FEES, sizeof(SEED_WAGER_FEES) - 1}, {wager_account->key->x, 32}};
-  if (!sol_find_program_address_of(fees->key, fees_find, 2, in->program_id, &fees_bump)) return ERR_INVALID_WAGER_ADDRESS;
+  const SolSignerSeed fees_seeds[3] = {
+      {(const u8 *)SEED_WAGER_FEES, sizeof(SEED_WAGER_FEES) - 1}, {wager_account->key->x, 32}, {&fees_bump, 1}};
+  if (!sol_is_program_address(fees->key, fees_seeds, 3, in->program_id)) return ERR_INVALID_WAGER_ADDRESS;
   if (!sol_is_owned_by(fees, &system_id) || fees->data_len != 0) return ERR_INVALID_WAGER_ADDRESS;
 
   u64 wager_rent, needed;
   if (!sol_rent_exempt_minimum(sizeof(Wager), &wager_rent)) return ERR_UNSUPPORTED_RENT;
   if (!sol_add_checked(wager_rent, prefund, &needed) || *payer->lamports < needed) return ERR_INSUFFICIENT_FUNDS;
 
-  const SolSignerSeed wager_seeds[4] = {wager_find[0], wager_find[1], wager_find[2], {&bump, 1}};
   const SolSignerSeeds wager_pda = {wager_seeds, 4};
   const SolSigners wager_signer = {&wager_pda, 1};
   SolCreateAccount create = {payer, wager_account, system_program, 0, sizeof(Wager), in->program_id, &wager_signer};

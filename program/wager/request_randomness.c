@@ -20,6 +20,7 @@
 //   [0..8]   discriminator
 //   [8..16]  s*: u64
 //   [16..48] h*: [u8; 32]
+//   [48]     request_bump: u8, bump of the oracle request PDA (one hash checks it instead of a search)
 #include "wager.h"
 
 typedef struct {
@@ -65,9 +66,10 @@ ProgramResult request_randomness(SolInput *in) {
   SolAccountInfo *system_program = &in->accounts[8];
   const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
 
-  if (in->data_len != 48) return ERR_INVALID_INSTRUCTION;
+  if (in->data_len != 49) return ERR_INVALID_INSTRUCTION;
   u64 s_star = sol_read_u64(in->data + 8);
   const u8 *h_star = in->data + 16;
+  u8 request_bump = in->data[48];
 
   if (!sol_is_signer(caller)) return ERR_MISSING_SIGNATURE;
   if (!sol_is_writable(caller) || !sol_is_writable(wager_account) || !sol_is_writable(fees) ||
@@ -90,13 +92,13 @@ ProgramResult request_randomness(SolInput *in) {
   if (now > w->open_slot + config->t_settle) return ERR_REQUEST_WINDOW_CLOSED;
   if (!is_first_slot_hash_after(w->open_slot, s_star, h_star)) return ERR_INVALID_SLOT_HASH;
 
-  u8 seed[32], slots[16], bump;
+  u8 seed[32], slots[16];
   sol_write_u64(slots, w->open_slot);
   sol_write_u64(slots + 8, s_star);
   derive_seed(in->program_id, wager_account->key, slots, h_star, seed);
-  const SolSignerSeed request_find[2] = {{(const u8 *)SEED_ORACLE_REQUEST, sizeof(SEED_ORACLE_REQUEST) - 1}, {seed, 32}};
-  if (!sol_find_program_address_of(request->key, request_find, 2, &config->oracle_program, &bump))
-    return ERR_INVALID_ORACLE_ACCOUNT;
+  const SolSignerSeed request_seeds[3] = {
+      {(const u8 *)SEED_ORACLE_REQUEST, sizeof(SEED_ORACLE_REQUEST) - 1}, {seed, 32}, {&request_bump, 1}};
+  if (!sol_is_program_address(request->key, request_seeds, 3, &config->oracle_program)) return ERR_INVALID_ORACLE_ACCOUNT;
 
   // request_v2(seed), paid by the fee account (signed with its PDA seeds).
   u8 data[40];

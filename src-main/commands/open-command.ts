@@ -18,7 +18,7 @@ import {
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { parseArgs } from 'node:util';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { findWagerPda, getOpenWagerInstructionAsync } from '../protocol/wager';
+import { getOpenWagerForApp } from '../protocol/wager';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
 
@@ -43,8 +43,7 @@ export async function openCommand(args: string[]): Promise<number> {
   const usdcMint = address(manifest.usdcMint);
   const [stakeSource] = await findAssociatedTokenPda({ mint: usdcMint, owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const nonce = BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000));
-  const [wager] = await findWagerPda({ integratorAuthority: app.address, nonce });
-  const instruction = await getOpenWagerInstructionAsync({
+  const { instruction, wager } = await getOpenWagerForApp({
     payer: app,
     stakeOwner: app,
     integratorAuthority: app,

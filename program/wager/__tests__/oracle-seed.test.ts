@@ -169,7 +169,7 @@ async function buildRequest(chain: WagerTestChain, wager: Address, choice: Reque
   const record = readWager(chain, wager);
   if (!record) throw new Error(`no wager at ${wager}`);
   const seed = deriveOracleSeed({ programAddress: WAGER_PROGRAM_ADDRESS, wager, openSlot: record.openSlot, sStar: choice.sStar, hStar: choice.hStar });
-  const [pda] = await findRandomnessRequestPda({ seed }, { programAddress: chain.oracle.programAddress });
+  const [pda, requestBump] = await findRandomnessRequestPda({ seed }, { programAddress: chain.oracle.programAddress });
   const oracleRequest = choice.oracleRequest ?? pda;
   const instruction = await getRequestRandomnessInstructionAsync({
     caller: chain.keeper,
@@ -181,6 +181,7 @@ async function buildRequest(chain: WagerTestChain, wager: Address, choice: Reque
     oracleRequest,
     sStar: choice.sStar,
     hStar: choice.hStar,
+    requestBump,
   });
   return { instruction, seed, oracleRequest };
 }

@@ -22,12 +22,10 @@ import { getFulfillRandomnessInstructions } from '../../../src-main/protocol/ora
 import { wagerErrorName } from '../../../src-main/protocol/program-errors';
 import {
   findPoolPda,
-  findWagerFeesPda,
-  findWagerPda,
   getClaimPayoutForWager,
   getConfigDecoder,
   getExpireForWager,
-  getOpenWagerInstructionAsync,
+  getOpenWagerForApp,
   getPoolDecoder,
   getRequestRandomnessForWager,
   getSettleForWager,
@@ -141,9 +139,7 @@ export interface OpenOptions {
 
 export async function openWagerInstruction(chain: WagerTestChain, options: OpenOptions = {}) {
   const nonce = options.nonce ?? nextNonce++;
-  const [wager] = await findWagerPda({ integratorAuthority: chain.app.address, nonce });
-  const [wagerFees] = await findWagerFeesPda({ wager });
-  const instruction = await getOpenWagerInstructionAsync({
+  const { instruction, wager, wagerFees } = await getOpenWagerForApp({
     payer: options.payer ?? chain.player,
     stakeOwner: chain.player,
     integratorAuthority: chain.app,

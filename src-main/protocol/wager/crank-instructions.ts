@@ -42,7 +42,7 @@ export async function getRequestRandomnessForWager(
   const picked = findFirstSlotHashAfter(input.slotHashes, input.wager.openSlot);
   if (!picked) throw new SlotHashUnavailableError(input.wager.openSlot);
   const seed = deriveOracleSeed({ programAddress, wager: input.wagerAddress, openSlot: input.wager.openSlot, ...picked });
-  const [oracleRequest] = await findRandomnessRequestPda({ seed }, { programAddress: input.oracle.programAddress });
+  const [oracleRequest, requestBump] = await findRandomnessRequestPda({ seed }, { programAddress: input.oracle.programAddress });
   const instruction = await getRequestRandomnessInstructionAsync(
     {
       caller: input.caller,
@@ -54,6 +54,7 @@ export async function getRequestRandomnessForWager(
       oracleRequest,
       sStar: picked.sStar,
       hStar: picked.hStar,
+      requestBump,
     },
     { programAddress },
   );

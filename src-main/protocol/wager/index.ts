@@ -7,3 +7,4 @@ export * from './wager-status';
 export { wagerErrorName } from '../program-errors';
 export * from './crank-instructions';
 export * from './events';
+export * from './open-wager';

@@ -16,6 +16,8 @@ import {
   getStructEncoder,
   getU64Decoder,
   getU64Encoder,
+  getU8Decoder,
+  getU8Encoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
   SolanaError,
   transformEncoder,
@@ -99,9 +101,24 @@ export type OpenWagerInstruction<
     ]
   >;
 
-export type OpenWagerInstructionData = { discriminator: ReadonlyUint8Array; stake: bigint; nonce: bigint };
+export type OpenWagerInstructionData = {
+  discriminator: ReadonlyUint8Array;
+  stake: bigint;
+  nonce: bigint;
+  /** Bump of the wager PDA */
+  wagerBump: number;
+  /** Bump of the fee account PDA */
+  feesBump: number;
+};
 
-export type OpenWagerInstructionDataArgs = { stake: number | bigint; nonce: number | bigint };
+export type OpenWagerInstructionDataArgs = {
+  stake: number | bigint;
+  nonce: number | bigint;
+  /** Bump of the wager PDA */
+  wagerBump: number;
+  /** Bump of the fee account PDA */
+  feesBump: number;
+};
 
 export function getOpenWagerInstructionDataEncoder(): FixedSizeEncoder<OpenWagerInstructionDataArgs> {
   return transformEncoder(
@@ -109,6 +126,8 @@ export function getOpenWagerInstructionDataEncoder(): FixedSizeEncoder<OpenWager
       ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
       ['stake', getU64Encoder()],
       ['nonce', getU64Encoder()],
+      ['wagerBump', getU8Encoder()],
+      ['feesBump', getU8Encoder()],
     ]),
     (value) => ({ ...value, discriminator: OPEN_WAGER_DISCRIMINATOR }),
   );
@@ -119,6 +138,8 @@ export function getOpenWagerInstructionDataDecoder(): FixedSizeDecoder<OpenWager
     ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
     ['stake', getU64Decoder()],
     ['nonce', getU64Decoder()],
+    ['wagerBump', getU8Decoder()],
+    ['feesBump', getU8Decoder()],
   ]);
 }
 
@@ -162,6 +183,8 @@ export type OpenWagerAsyncInput<
   systemProgram?: Address<TAccountSystemProgram>;
   stake: OpenWagerInstructionDataArgs['stake'];
   nonce: OpenWagerInstructionDataArgs['nonce'];
+  wagerBump: OpenWagerInstructionDataArgs['wagerBump'];
+  feesBump: OpenWagerInstructionDataArgs['feesBump'];
 };
 
 export async function getOpenWagerInstructionAsync<
@@ -347,6 +370,8 @@ export type OpenWagerInput<
   systemProgram?: Address<TAccountSystemProgram>;
   stake: OpenWagerInstructionDataArgs['stake'];
   nonce: OpenWagerInstructionDataArgs['nonce'];
+  wagerBump: OpenWagerInstructionDataArgs['wagerBump'];
+  feesBump: OpenWagerInstructionDataArgs['feesBump'];
 };
 
 export function getOpenWagerInstruction<

@@ -16,6 +16,8 @@ import {
   getStructEncoder,
   getU64Decoder,
   getU64Encoder,
+  getU8Decoder,
+  getU8Encoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
   SolanaError,
   transformEncoder,
@@ -85,9 +87,16 @@ export type RequestRandomnessInstructionData = {
   discriminator: ReadonlyUint8Array;
   sStar: bigint;
   hStar: ReadonlyUint8Array;
+  /** Bump of the oracle request PDA */
+  requestBump: number;
 };
 
-export type RequestRandomnessInstructionDataArgs = { sStar: number | bigint; hStar: ReadonlyUint8Array };
+export type RequestRandomnessInstructionDataArgs = {
+  sStar: number | bigint;
+  hStar: ReadonlyUint8Array;
+  /** Bump of the oracle request PDA */
+  requestBump: number;
+};
 
 export function getRequestRandomnessInstructionDataEncoder(): FixedSizeEncoder<RequestRandomnessInstructionDataArgs> {
   return transformEncoder(
@@ -95,6 +104,7 @@ export function getRequestRandomnessInstructionDataEncoder(): FixedSizeEncoder<R
       ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
       ['sStar', getU64Encoder()],
       ['hStar', fixEncoderSize(getBytesEncoder(), 32)],
+      ['requestBump', getU8Encoder()],
     ]),
     (value) => ({ ...value, discriminator: REQUEST_RANDOMNESS_DISCRIMINATOR }),
   );
@@ -105,6 +115,7 @@ export function getRequestRandomnessInstructionDataDecoder(): FixedSizeDecoder<R
     ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
     ['sStar', getU64Decoder()],
     ['hStar', fixDecoderSize(getBytesDecoder(), 32)],
+    ['requestBump', getU8Decoder()],
   ]);
 }
 
@@ -140,6 +151,7 @@ export type RequestRandomnessAsyncInput<
   systemProgram?: Address<TAccountSystemProgram>;
   sStar: RequestRandomnessInstructionDataArgs['sStar'];
   hStar: RequestRandomnessInstructionDataArgs['hStar'];
+  requestBump: RequestRandomnessInstructionDataArgs['requestBump'];
 };
 
 export async function getRequestRandomnessInstructionAsync<
@@ -260,6 +272,7 @@ export type RequestRandomnessInput<
   systemProgram?: Address<TAccountSystemProgram>;
   sStar: RequestRandomnessInstructionDataArgs['sStar'];
   hStar: RequestRandomnessInstructionDataArgs['hStar'];
+  requestBump: RequestRandomnessInstructionDataArgs['requestBump'];
 };
 
 export function getRequestRandomnessInstruction<
