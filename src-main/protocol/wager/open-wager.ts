@@ -23,7 +23,10 @@ export async function getOpenWagerForApp(input: OpenWagerForAppInput): Promise<{
   const programAddress = input.programAddress ?? WAGER_PROGRAM_ADDRESS;
   const [wager, wagerBump] = await findWagerPda({ integratorAuthority: input.integratorAuthority.address, nonce: input.nonce }, { programAddress });
   const [wagerFees, feesBump] = await findWagerFeesPda({ wager }, { programAddress });
-  const { programAddress: _, ...accountsAndArgs } = input;
-  const instruction = await getOpenWagerInstructionAsync({ ...accountsAndArgs, wager, wagerFees, wagerBump, feesBump }, { programAddress });
+  const { payer, stakeOwner, integratorAuthority, paytable, stakeSource, beneficiary, oracleNetworkState, stake, nonce } = input;
+  const instruction = await getOpenWagerInstructionAsync(
+    { payer, stakeOwner, integratorAuthority, paytable, stakeSource, beneficiary, oracleNetworkState, stake, nonce, wager, wagerFees, wagerBump, feesBump },
+    { programAddress },
+  );
   return { instruction, wager, wagerFees };
 }
