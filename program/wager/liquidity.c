@@ -3,8 +3,10 @@
 // Share price: an epoch is struck at (L, S) = the pool's liquidity and shares at the strike. A deposit of
 // d gets floor(d * (S + 1) / (L + 1)) shares; a withdrawal of w shares gets floor(w * (L + 1) / (S + 1))
 // USDC. The virtual unit and share (+1) keep the price defined when the pool is empty and stop the first
-// depositor from inflating it. Every rounding is down, in favour of the LPs who stay; the strike moves
-// the aggregate amounts, so the sum of the claims never exceeds what the strike set aside.
+// depositor from inflating it. Every rounding is down. The strike moves the aggregate amounts, each claim
+// its own floor, so the claims never exceed what the strike set aside; the difference (under one base
+// unit per request) stays behind: USDC in owed_withdrawals, shares in total_shares that nobody holds.
+// Neither can be taken by anyone; both are documented in docs/wager-program.md.
 #include "wager.h"
 
 static void epoch_seed(u64 epoch, u8 out[8]) { sol_write_u64(out, epoch); }
