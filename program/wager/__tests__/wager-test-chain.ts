@@ -19,8 +19,9 @@ import {
 } from '../../../src-main/localnet/bootstrap-wager';
 import { createLiteSvmRunner, type LiteSvmRunner, type TransactionOutcome } from '../../../src-main/localnet/litesvm-runner';
 import { getFulfillRandomnessInstructions } from '../../../src-main/protocol/oracle';
-import { wagerErrorName } from '../../../src-main/protocol/program-errors';
+import { oracleErrorName, wagerErrorName } from '../../../src-main/protocol/program-errors';
 import {
+  WAGER_PROGRAM_ADDRESS,
   findPoolPda,
   getClaimPayoutForWager,
   getConfigDecoder,
@@ -118,11 +119,18 @@ export async function readConfig(chain: WagerTestChain) {
   return getConfigDecoder().decode(account.data);
 }
 
-/** The wager program's error name of a failed transaction (or the runtime's error name). */
+/**
+ * The error name of a failed transaction: the wager program's name for its own errors, `oracle.<name>`
+ * when the error came from the oracle (both number theirs from 6000), else the runtime's name.
+ */
 export function errorNameOf(outcome: TransactionOutcome): string | undefined {
   if (outcome.ok) return undefined;
   const code = outcome.failure?.customCode;
-  return code === undefined ? outcome.failure?.name : (wagerErrorName(code) ?? `Custom(${code})`);
+  if (code === undefined) return outcome.failure?.name;
+  // The first "failed" line names the program where the error arose (callers repeat it after).
+  const origin = outcome.logs.find((line) => / failed: /.test(line))?.split(' ')[1];
+  if (origin && origin !== WAGER_PROGRAM_ADDRESS) return `oracle.${oracleErrorName(code) ?? `Custom(${code})`}`;
+  return wagerErrorName(code) ?? `Custom(${code})`;
 }
 
 let nextNonce = 1n;
