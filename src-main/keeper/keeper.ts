@@ -33,7 +33,13 @@ import { IN_PROGRESS_STATES, createWagerRecordStore, type WagerRecord, type Wage
 import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequestFulfilled } from './chain-view';
 import type { KeeperEvents } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
+import { createLiquidityCranker } from './liquidity-cranker';
 import { resolveWagerOutcome } from './outcome-resolver';
+
+export type CrankResult =
+  | { outcome: 'landed'; signature: string; slot: bigint }
+  | { outcome: 'lost'; reason: string }
+  | { outcome: 'failed'; error: string };
 
 export interface KeeperOptions {
   connection: ChainConnection;
@@ -164,41 +170,69 @@ export function createKeeper(options: KeeperOptions): Keeper {
     return config.liquidityFee;
   };
 
-  /** Sends one step for one wager and records what happened. */
-  const runStep = async (step: CrankStep, address: string, build: () => Promise<Parameters<TransactionSender['send']>[0]>, onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>) => {
-    inFlight.add(address);
+  /**
+   * Sends one crank and books it: earnings and counters, a `step` event, a log line. Returns how it went;
+   * a refusal meaning "someone else already did it" is `lost`, not `failed`.
+   */
+  const sendCrank = async (step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0]): Promise<CrankResult> => {
     try {
-      const instructions = await build();
       const sent = await sender.send(instructions);
-      const changes = await onLanded(sent.signature, sent.slot);
-      change(address, { ...changes, attempts: 0, lastError: null, nextAttemptAt: 0 });
-      const entry = { at: new Date(now()).toISOString(), wager: address, step, signature: sent.signature, receivedLamports: Number(feeFor(step)), feeLamports: Number(sent.feeLamports) };
+      const entry = { at: new Date(now()).toISOString(), wager: subject, step, signature: sent.signature, receivedLamports: Number(feeFor(step)), feeLamports: Number(sent.feeLamports) };
       earnings.record(entry);
       events.emit('earnings', entry);
-      events.emit('step', { wager: address, step, outcome: 'landed', signature: sent.signature });
+      events.emit('step', { wager: subject, step, outcome: 'landed', signature: sent.signature });
       count(step, 'landed');
-      log?.info({ wager: address, step, signature: sent.signature }, `${step} landed`);
+      log?.info({ subject, step, signature: sent.signature }, `${step} landed`);
+      return { outcome: 'landed', signature: sent.signature, slot: sent.slot };
     } catch (error) {
       const name = error instanceof TransactionFailedError && error.customCode !== undefined ? wagerErrorName(error.customCode) : undefined;
       if (name && RACE_ERRORS.has(name)) {
         count(step, 'lost');
-        events.emit('step', { wager: address, step, outcome: 'lost', error: name });
-        log?.debug({ wager: address, step, reason: name }, `${step} not needed: ${name}`);
-        return; // the next tick reads the wager's new state
+        events.emit('step', { wager: subject, step, outcome: 'lost', error: name });
+        log?.debug({ subject, step, reason: name }, `${step} not needed: ${name}`);
+        return { outcome: 'lost', reason: name };
       }
-      const record = records.get(address);
-      const attempts = (record?.attempts ?? 0) + 1;
-      const claim = step === 'claim_payout';
-      const backoff = Math.min((claim ? CLAIM_BACKOFF_BASE_MS : BACKOFF_BASE_MS) * 2 ** (attempts - 1), claim ? CLAIM_BACKOFF_MAX_MS : BACKOFF_MAX_MS);
       const message = name ?? (error as Error).message;
-      change(address, { attempts, lastError: `${step}: ${message}`, nextAttemptAt: now() + backoff });
       count(step, 'failed');
-      events.emit('step', { wager: address, step, outcome: 'failed', error: message });
-      log?.warn({ wager: address, step, attempts, retryInMs: backoff, error: message }, `${step} failed; retrying later`);
+      events.emit('step', { wager: subject, step, outcome: 'failed', error: message });
+      return { outcome: 'failed', error: message };
+    }
+  };
+
+  /** Sends one step for one wager and records what happened on the wager's record. */
+  const runStep = async (step: CrankStep, address: string, build: () => Promise<Parameters<TransactionSender['send']>[0]>, onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>) => {
+    inFlight.add(address);
+    try {
+      let result: CrankResult;
+      try {
+        result = await sendCrank(step, address, await build());
+      } catch (error) {
+        result = { outcome: 'failed', error: (error as Error).message }; // building failed (RPC)
+      }
+      if (result.outcome === 'landed') {
+        change(address, { ...(await onLanded(result.signature, result.slot)), attempts: 0, lastError: null, nextAttemptAt: 0 });
+      } else if (result.outcome === 'failed') {
+        const attempts = (records.get(address)?.attempts ?? 0) + 1;
+        const claim = step === 'claim_payout';
+        const backoff = Math.min((claim ? CLAIM_BACKOFF_BASE_MS : BACKOFF_BASE_MS) * 2 ** (attempts - 1), claim ? CLAIM_BACKOFF_MAX_MS : BACKOFF_MAX_MS);
+        change(address, { attempts, lastError: `${step}: ${result.error}`, nextAttemptAt: now() + backoff });
+        log?.warn({ wager: address, step, attempts, retryInMs: backoff, error: result.error }, `${step} failed; retrying later`);
+      }
+      // lost: the next pass reads the wager's new state
     } finally {
       inFlight.delete(address);
     }
   };
+
+  const liquidity = createLiquidityCranker({
+    rpc,
+    program,
+    signer,
+    config: () => config,
+    send: (step, subject, instructions) => sendCrank(step, subject, instructions),
+    now,
+  });
+  let liquidityPass: Promise<void> | undefined;
 
   const settleOutcome = async (signature: string) => {
     const tx = await rpc.getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
@@ -311,6 +345,11 @@ export function createKeeper(options: KeeperOptions): Keeper {
         const fulfilled = request ? isRequestFulfilled(fetchedRequests[requestAccounts.get(request)!] ?? null, oracle!.programAddress) : false;
         await advance(slot, record, wager, fulfilled, slotHashes);
       }
+      // The liquidity side runs beside the wagers and never holds up their pass.
+      liquidityPass ??= liquidity
+        .pass(slot)
+        .catch((error: Error) => log?.warn({ error: error.message }, 'liquidity pass failed'))
+        .finally(() => (liquidityPass = undefined));
       lastTick = now();
       if (rpcError) log?.info('RPC reachable again');
       rpcError = undefined;
@@ -362,7 +401,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     const signal = abort.signal;
     const slots = await subscriptions.slotNotifications().subscribe({ abortSignal: signal });
     void (async () => {
-      for await (const _ of slots) void tick();
+      for await (const notification of slots) if (notification) void tick();
     })().catch(() => undefined);
     const wagers = await subscriptions
       .programNotifications(program, {
@@ -382,7 +421,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
         .programNotifications(oracle.programAddress, { encoding: 'base64', commitment: 'confirmed' })
         .subscribe({ abortSignal: signal });
       void (async () => {
-        for await (const _ of fulfilments) void tick();
+        for await (const notification of fulfilments) if (notification) void tick();
       })().catch(() => undefined);
     }
   };
@@ -412,6 +451,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       abort.abort();
       for (const timer of timers) clearInterval(timer);
       await ticking;
+      await liquidityPass;
       confirmer.stop();
     },
     async submitWager(address): Promise<SubmitWagerResult> {

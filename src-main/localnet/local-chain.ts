@@ -10,6 +10,7 @@ import {
   getTransactionDecoder,
   getTransactionEncoder,
   type Address,
+  type EncodedAccount,
   type Transaction,
 } from '@solana/kit';
 import { Clock, LiteSVM, type FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
@@ -49,6 +50,8 @@ export interface ExecutionResult {
   logs: string[];
   unitsConsumed: bigint;
   returnData: { programId: Address; data: Uint8Array } | null;
+  /** Fix: the accounts of the transaction as the simulation left them (LiteSVM reports them), for simulateTransaction's `accounts`. */
+  postAccounts?: Map<Address, EncodedAccount>;
 }
 
 export class ChainError extends Error {
@@ -129,6 +132,9 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
     const blockhash = this.svm.latestBlockhash();
+    // Fix: genesis (LiteSvmRunner.send) expires LiteSVM's blockhash per transaction behind this class's
+    // back, so until the first slot the latest hash was handed out yet refused (BlockhashNotFound).
+    if (!this.blockhashes.has(blockhash)) this.rememberBlockhash();
     return { blockhash, lastValidBlockHeight: this.blockhashes.get(blockhash) ?? this.blockHeight() + BLOCKHASH_VALIDITY_BLOCKS };
   }
 
@@ -203,6 +209,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       logs: meta.logs(),
       unitsConsumed: meta.computeUnitsConsumed(),
       returnData: this.returnDataOf(meta),
+      postAccounts: 'err' in result ? undefined : new Map(result.postAccounts().map((account) => [account.address, account])),
     };
   }
 

@@ -67,12 +67,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   });
 
   const methods = createRpcMethods(chain);
-  let manifest: LocalnetManifest | undefined;
+  const published: { manifest?: LocalnetManifest } = {}; // set once the servers listen (it holds their URLs)
   // Operator methods of this localnet (a validator has none of these): oracle outages, manual slots.
   methods.localnet_stallOracle = () => (fulfiller.stall(), true);
   methods.localnet_resumeOracle = () => (fulfiller.resume(), true);
   methods.localnet_oracleStatus = () => ({ stalled: fulfiller.isStalled(), pending: fulfiller.pendingCount() });
-  methods.localnet_manifest = () => manifest;
+  methods.localnet_manifest = () => published.manifest;
   methods.localnet_advanceSlots = ([count]) => {
     const slots = Number(count ?? 1);
     if (!Number.isInteger(slots) || slots < 1 || slots > 10_000) throw invalidParams('Invalid param: slots must be 1..10000');
@@ -90,7 +90,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   }
   const rpcUrl = `http://${host}:${http.port}`;
   const wsUrl = `ws://${host}:${pubsub.port}`;
-  manifest = {
+  const manifest: LocalnetManifest = {
     rpcUrl,
     wsUrl,
     slotMs: chain.slotMs,
@@ -103,6 +103,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     paytables: genesis.paytables.map(({ name, address, buckets }) => ({ name, address, buckets })),
     devKeys: { app: keyEntry(genesis.keys.app), keeper: keyEntry(genesis.keys.keeper), guardian: keyEntry(genesis.keys.guardian) },
   };
+  published.manifest = manifest;
   if (options.manifestPath) await writeFile(options.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
   if (!options.manualSlots) chain.start();
 

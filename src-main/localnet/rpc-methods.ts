@@ -17,6 +17,7 @@ import {
 import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { ChainError, LAMPORTS_PER_SIGNATURE, type LocalChain, type TransactionRecord } from './local-chain';
 import {
+  RPC_INVALID_REQUEST,
   RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   RpcError,
@@ -24,11 +25,28 @@ import {
 } from './rpc-errors';
 
 export const RPC_API_VERSION = '2.3.0';
+/** Agave cost model: per signature and per writable account. */
+const SIGNATURE_COST = 720n;
+const WRITE_LOCK_COST = 300n;
+/** Signatures of a recorded transaction (its fee is 5 000 lamports per signature). */
+const signatureCount = (record: TransactionRecord) => Number(record.fee / LAMPORTS_PER_SIGNATURE);
 const MAX_BASE58_ACCOUNT_BYTES = 128;
 
 type Params = unknown[];
 type Config = Record<string, unknown>;
 export type RpcMethod = (params: Params) => unknown;
+
+/** A simulation result for a transaction refused before it ran (all of a validator's keys). */
+const NOT_SIMULATED = {
+  err: null as unknown,
+  logs: [] as string[],
+  accounts: null,
+  unitsConsumed: 0n,
+  loadedAccountsDataSize: 0,
+  returnData: null,
+  innerInstructions: null,
+  replacementBlockhash: null,
+};
 
 const configOf = (value: unknown): Config => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Config) : {});
 
@@ -77,7 +95,8 @@ function encodeAccount(account: StoredAccount, config: Config) {
     encoded = [getBase64Decoder().decode(data), 'base64'];
   } else if (encoding === 'base58' || encoding === 'binary') {
     if (data.length > MAX_BASE58_ACCOUNT_BYTES) {
-      throw invalidParams(`Encoded binary (base 58) data should be less than ${MAX_BASE58_ACCOUNT_BYTES} bytes, please use Base64 encoding.`);
+      // Fix: a validator answers this with -32600 (InvalidRequest, Agave's encode_account), not -32602.
+      throw new RpcError(RPC_INVALID_REQUEST, `Encoded binary (base 58) data should be less than ${MAX_BASE58_ACCOUNT_BYTES} bytes, please use Base64 encoding.`);
     }
     const base58 = getBase58Decoder().decode(data);
     encoded = encoding === 'binary' ? base58 : [base58, 'base58'];
@@ -165,9 +184,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     if (sigVerify && config.replaceRecentBlockhash === true) {
       throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
     }
-    const { blockhash } = chain.decode(wire);
+    const { blockhash, accountKeys } = chain.decode(wire);
     if (config.replaceRecentBlockhash !== true && !chain.isBlockhashValid(blockhash)) {
-      return { err: 'BlockhashNotFound', logs: [], accounts: null, unitsConsumed: 0n, returnData: null };
+      return { ...NOT_SIMULATED, err: 'BlockhashNotFound' };
     }
     let result;
     try {
@@ -183,10 +202,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     return {
       err: result.err,
       logs: result.logs,
-      // LiteSVM does not expose post-simulation state; a validator returns it when asked.
+      // Fix: a validator returns the accounts as the simulation left them (this returned their state
+      // before it); accounts the transaction does not load are read as they are.
       accounts: addresses
         ? addresses.map((a) => {
-            const account = readAccount(addressParam(a));
+            const key = addressParam(a);
+            const account = result.postAccounts?.get(key) ?? readAccount(key);
             return account ? encodeAccount(account, { encoding: accountsConfig.encoding ?? 'base64' }) : null;
           })
         : null,
@@ -194,7 +215,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       returnData: result.returnData
         ? { programId: result.returnData.programId, data: [getBase64Decoder().decode(result.returnData.data), 'base64'] }
         : null,
-      ...(config.replaceRecentBlockhash === true ? { replacementBlockhash: chain.latestBlockhash() } : {}),
+      // Fix: a validator (2.x RpcSimulateTransactionResult) always writes these keys, null when not
+      // asked for. LiteSVM does not report the loaded accounts data size: this is the data size of the
+      // accounts the message names (programs' program-data accounts are not counted).
+      loadedAccountsDataSize: accountKeys.reduce((total, key) => total + (readAccount(key)?.data.length ?? 0), 0),
+      innerInstructions: null,
+      replacementBlockhash: config.replaceRecentBlockhash === true ? chain.latestBlockhash() : null,
     };
   };
 
@@ -216,7 +242,13 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       signatures: Object.values(transaction.signatures).map((s) => (s ? getBase58Decoder().decode(s) : null)),
       message: {
         accountKeys: message.staticAccounts,
-        header: message.header,
+        // Fix: a validator names the header fields like this; kit's compiled header names them
+        // numSignerAccounts / numReadonlySignerAccounts / numReadonlyNonSignerAccounts.
+        header: {
+          numRequiredSignatures: message.header.numSignerAccounts,
+          numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+          numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+        },
         recentBlockhash: message.lifetimeToken,
         instructions: instructionsOf(message).map((ix) => ({
           programIdIndex: ix.programAddressIndex,
@@ -362,7 +394,8 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       return {
         slot: record.slot,
         blockTime: record.blockTime,
-        version,
+        // Fix: a validator writes `version` only when the request set maxSupportedTransactionVersion.
+        ...(config.maxSupportedTransactionVersion !== undefined ? { version } : {}),
         transaction: transactionJson(record, config.encoding),
         meta: {
           err: record.err,
@@ -377,6 +410,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
           rewards: [],
           loadedAddresses: { writable: [], readonly: [] },
           computeUnitsConsumed: record.computeUnitsConsumed,
+          // Fix: 2.3 validators also report the transaction's cost (`costUnits`). LiteSVM has no cost
+          // model: this is the cost model's signature, write-lock and execution parts.
+          costUnits: SIGNATURE_COST * BigInt(signatureCount(record)) + WRITE_LOCK_COST * BigInt(record.writable.length) + record.computeUnitsConsumed,
           ...(record.returnData
             ? { returnData: { programId: record.returnData.programId, data: [getBase64Decoder().decode(record.returnData.data), 'base64'] } }
             : {}),
@@ -404,7 +440,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         if (error.kind === 'SignatureFailure') throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, error.message);
         if (error.kind === 'InvalidTransaction') throw invalidParams(error.message);
         throw new RpcError(RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${error.message}`, {
-          err: error.kind, logs: [], accounts: null, unitsConsumed: 0n, returnData: null,
+          ...NOT_SIMULATED, err: error.kind,
         });
       }
     },

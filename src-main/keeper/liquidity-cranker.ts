@@ -1,0 +1,113 @@
+/**
+ * The liquidity side of the loop (spec 4.4, step 5): strike the live epoch once it may be struck and
+ * someone prefunded its fee, then claim struck deposit and withdraw requests for their owners. Each step
+ * pays its caller; a claim whose owner has no token account to receive into is left for later.
+ */
+import { getBase64Encoder, type Address, type Base64EncodedBytes, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
+import {
+  findEpochRecordPda,
+  findPoolPda,
+  getClaimDepositInstructionAsync,
+  getClaimWithdrawInstructionAsync,
+  getDepositRequestDecoder,
+  getDepositRequestDiscriminatorBytes,
+  getPoolDecoder,
+  getStrikeEpochInstructionAsync,
+  getWithdrawRequestDiscriminatorBytes,
+  type Config,
+  type Pool,
+} from '../protocol/wager';
+import type { CrankStep } from '../store/earnings-ledger';
+import { fetchAccounts } from './chain-view';
+
+export interface LiquidityCrankerOptions {
+  rpc: Rpc<SolanaRpcApi>;
+  program: Address;
+  signer: KeyPairSigner;
+  config: () => Config | undefined;
+  send: (step: CrankStep, subject: string | null, instructions: Instruction[]) => Promise<{ outcome: string }>;
+  now: () => number;
+  /** How often to look for claimable requests (they are listed with getProgramAccounts). */
+  claimScanIntervalMs?: number;
+}
+
+export interface LiquidityCranker {
+  /** One pass; never throws for a single step (the keeper logs). */
+  pass(slot: bigint): Promise<void>;
+}
+
+const filterFor = (discriminator: ArrayLike<number>) => [
+  { dataSize: 64n },
+  { memcmp: { offset: 0n, bytes: Buffer.from(Uint8Array.from(discriminator)).toString('base64') as Base64EncodedBytes, encoding: 'base64' as const } },
+];
+
+export function createLiquidityCranker(options: LiquidityCrankerOptions): LiquidityCranker {
+  const { rpc, program, signer } = options;
+  const inFlight = new Set<string>();
+  let lastClaimScan = 0;
+
+  const readPool = async (): Promise<Pool | null> => {
+    const [pool] = await findPoolPda({ programAddress: program });
+    const { value } = await rpc.getAccountInfo(pool, { encoding: 'base64', commitment: 'confirmed' }).send();
+    return value ? getPoolDecoder().decode(getBase64Encoder().encode(value.data[0])) : null;
+  };
+
+  const once = async (key: string, work: () => Promise<unknown>) => {
+    if (inFlight.has(key)) return;
+    inFlight.add(key);
+    try {
+      await work();
+    } finally {
+      inFlight.delete(key);
+    }
+  };
+
+  const strike = async (slot: bigint, pool: Pool) => {
+    const openBeforeClose = pool.openWagers[Number(pool.epoch & 1n)] ?? 0n;
+    if (slot <= pool.epochCloseSlot || openBeforeClose !== 0n || pool.liveEpochHasRecord !== 1) return;
+    const [epochRecord] = await findEpochRecordPda({ epoch: pool.epoch }, { programAddress: program });
+    await once(`strike:${pool.epoch}`, async () =>
+      options.send('strike_epoch', `epoch ${pool.epoch}`, [await getStrikeEpochInstructionAsync({ caller: signer, epochRecord }, { programAddress: program })]),
+    );
+  };
+
+  const claims = async (pool: Pool) => {
+    const config = options.config();
+    if (!config || options.now() - lastClaimScan < (options.claimScanIntervalMs ?? 10_000)) return;
+    lastClaimScan = options.now();
+    for (const kind of ['deposit', 'withdraw'] as const) {
+      const discriminator = kind === 'deposit' ? getDepositRequestDiscriminatorBytes() : getWithdrawRequestDiscriminatorBytes();
+      const found = await rpc.getProgramAccounts(program, { encoding: 'base64', commitment: 'confirmed', filters: filterFor(discriminator) }).send();
+      const struck = found
+        .map(({ pubkey, account }) => ({ address: pubkey, request: getDepositRequestDecoder().decode(getBase64Encoder().encode(account.data[0])) }))
+        .filter(({ request }) => request.epoch < pool.epoch);
+      const mint = kind === 'deposit' ? pool.shareMint : config.usdcMint;
+      const destinations = await Promise.all(
+        struck.map(async ({ request }) => (await findAssociatedTokenPda({ mint, owner: request.owner, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0]),
+      );
+      const existing = await fetchAccounts(rpc, destinations);
+      for (const [index, { address, request }] of struck.entries()) {
+        if (!existing[index]) continue; // the owner has no account to receive into yet
+        const [epochRecord] = await findEpochRecordPda({ epoch: request.epoch }, { programAddress: program });
+        const destination = destinations[index]!;
+        await once(`${kind}:${address}`, async () => {
+          const instruction =
+            kind === 'deposit'
+              ? await getClaimDepositInstructionAsync({ caller: signer, epochRecord, request: address, owner: request.owner, ownerShares: destination }, { programAddress: program })
+              : await getClaimWithdrawInstructionAsync({ caller: signer, epochRecord, request: address, owner: request.owner, ownerUsdc: destination }, { programAddress: program });
+          return options.send(kind === 'deposit' ? 'claim_deposit' : 'claim_withdraw', address, [instruction]);
+        });
+      }
+    }
+  };
+
+  return {
+    async pass(slot) {
+      const pool = await readPool();
+      if (!pool) return;
+      await strike(slot, pool);
+      await claims(pool);
+    },
+  };
+}
