@@ -8,7 +8,6 @@ import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
-  getTransactionEncoder,
   type Address,
   type EncodedAccount,
   type Transaction,
@@ -224,11 +223,14 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
    * execution what a validator refuses before a block: bad signatures, unknown or expired blockhash,
    * a signature already processed.
    */
-  submit(wire: Uint8Array): TransactionRecord {
+  submit(wire: Uint8Array, options: { signaturesVerified?: boolean } = {}): TransactionRecord {
     const { transaction, accountKeys, writable, blockhash } = this.decode(wire);
     const signature = getBase58Decoder().decode(Object.values(transaction.signatures)[0] ?? new Uint8Array(64));
     if (this.history.has(signature)) throw new ChainError('AlreadyProcessed', 'This transaction has already been processed');
-    if (!verifyTransactionSignatures(transaction)) throw new ChainError('SignatureFailure', 'Transaction signature verification failure');
+    // A preflight that just verified the same bytes need not do it twice.
+    if (!options.signaturesVerified && !verifyTransactionSignatures(transaction)) {
+      throw new ChainError('SignatureFailure', 'Transaction signature verification failure');
+    }
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('BlockhashNotFound', 'Blockhash not found');
 
     const preBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
@@ -249,7 +251,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       logMessages: meta.logs(),
       computeUnitsConsumed: meta.computeUnitsConsumed(),
       returnData: this.returnDataOf(meta),
-      wireTransaction: Uint8Array.from(getTransactionEncoder().encode(transaction)),
+      wireTransaction: wire,
     };
     this.remember(record);
     this.emit('transaction', record);

@@ -434,7 +434,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         }
       }
       try {
-        return chain.submit(wire).signature;
+        return chain.submit(wire, { signaturesVerified: config.skipPreflight !== true }).signature;
       } catch (error) {
         if (!(error instanceof ChainError)) throw error;
         if (error.kind === 'SignatureFailure') throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, error.message);
