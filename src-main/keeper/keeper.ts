@@ -29,6 +29,7 @@ import {
 } from '../protocol/wager';
 import type { Database } from '../store/database';
 import { createEarningsLedger, type CrankStep, type EarningsLedger } from '../store/earnings-ledger';
+import { createOracleLatencyLog, type OracleLatencyLog } from '../store/oracle-latency';
 import { IN_PROGRESS_STATES, createWagerRecordStore, type WagerRecord, type WagerRecordChanges, type WagerRecordStore } from '../store/wager-records';
 import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequestFulfilled } from './chain-view';
 import type { KeeperEvents } from './keeper-events';
@@ -57,7 +58,10 @@ export interface KeeperOptions {
 export interface Keeper extends KeeperService {
   readonly events: EventEmitter<KeeperEvents>;
   readonly records: WagerRecordStore;
+  /** Earnings per crank (totals over time for charts). */
   readonly earnings: EarningsLedger;
+  /** Slots the oracle took per request (oracle stall view). */
+  readonly oracleLatency: OracleLatencyLog;
   readonly address: Address;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -95,6 +99,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const log = options.logger;
   const records = createWagerRecordStore(db, () => new Date(now()));
   const earnings = createEarningsLedger(db);
+  const oracleLatency = createOracleLatencyLog(db);
   const events = new EventEmitter<KeeperEvents>();
   const confirmer = createSignatureConfirmer(rpc);
   const sender: TransactionSender = createTransactionSender({ rpc, confirmer, payer: signer, priorityFeeMicroLamports: options.priorityFeeMicroLamports });
@@ -309,7 +314,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
         change(address, { state: 'fulfilled', fulfilledSlot: Number(slot), oracleRequest: wager.oracleRequest });
         if (requestedSlot !== null) {
           const latency = { wager: address, requestedSlot, fulfilledSlot: Number(slot), slots: Number(slot) - requestedSlot };
-          db.prepare('INSERT OR REPLACE INTO oracle_latency (wager, requested_slot, fulfilled_slot, at) VALUES (?, ?, ?, ?)').run(address, requestedSlot, Number(slot), new Date(now()).toISOString());
+          oracleLatency.record({ wager: address, requestedSlot, fulfilledSlot: Number(slot), at: new Date(now()).toISOString() });
           events.emit('latency', latency);
         }
       }
@@ -430,6 +435,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     events,
     records,
     earnings,
+    oracleLatency,
     address: signer.address,
     tick,
     sweep,

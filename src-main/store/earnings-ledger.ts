@@ -34,7 +34,8 @@ export function createEarningsLedger(db: Database): EarningsLedger {
                   SUM(received_lamports) AS receivedLamports, SUM(fee_lamports) AS feeLamports, COUNT(*) AS cranks
              FROM earnings WHERE at >= ? GROUP BY bucketStart ORDER BY bucketStart`,
         )
-        .all(bucketMs, bucketMs, new Date(sinceMs).toISOString()) as unknown as {
+        // BigInt binds as INTEGER (a JS number binds as REAL and the division would not truncate).
+        .all(BigInt(bucketMs), BigInt(bucketMs), new Date(sinceMs).toISOString()) as unknown as {
         bucketStart: number;
         receivedLamports: number;
         feeLamports: number;
