@@ -69,7 +69,7 @@ export interface TransactionSender {
 }
 
 export function createTransactionSender(options: SenderOptions): TransactionSender {
-  const { rpc, payer, confirmer } = options;
+  const { rpc, payer } = options;
   const margin = options.computeUnitMargin ?? 1.2;
   const priority = options.priorityFeeMicroLamports ?? 0n;
   const resendMs = options.resendIntervalMs ?? 2_000;

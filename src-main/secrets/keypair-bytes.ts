@@ -37,7 +37,7 @@ export async function readKeypairFile(path: string): Promise<KeyPairSigner> {
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read keypair file ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read keypair file ${path}: ${(error as Error).message}`, { cause: error });
   }
   if (!Array.isArray(json) || !json.every((n) => Number.isInteger(n) && n >= 0 && n < 256)) {
     throw new Error(`${path} is not a Solana CLI keypair file (a JSON array of 64 bytes)`);
