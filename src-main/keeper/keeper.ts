@@ -332,7 +332,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
         lamports = (await rpc.getBalance(signer.address, { commitment: 'confirmed' }).send()).value;
         lastBalanceCheck = now();
       }
-      const work = [...records.byState(IN_PROGRESS_STATES), ...records.byState(['settled']).filter((r) => r.payoutPending)].filter(
+      const work = [...records.byState(IN_PROGRESS_STATES), ...records.withParkedPayout()].filter(
         (record) => !inFlight.has(record.address),
       );
       const accounts = await fetchAccounts(rpc, work.map((r) => r.address as Address));

@@ -55,4 +55,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX faucet_claims_by_ip ON faucet_claims (ip, at_ms);
   CREATE INDEX faucet_claims_by_time ON faucet_claims (at_ms);
   `,
+  // 2: parked payouts are looked up every pass; keep that cheap however many wagers are settled.
+  `CREATE INDEX wagers_with_parked_payout ON wagers (address) WHERE payout_pending = 1;`,
 ];

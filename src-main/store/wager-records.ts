@@ -106,6 +106,8 @@ export interface WagerRecordStore {
   /** Applies changes to an existing record (one UPDATE); returns the updated record. */
   update(address: string, changes: WagerRecordChanges): WagerRecord | undefined;
   byState(states: readonly KeeperState[], limit?: number): WagerRecord[];
+  /** Settled wagers whose payout is parked in the escrow (claim_payout still to do). */
+  withParkedPayout(limit?: number): WagerRecord[];
   countByState(states: readonly KeeperState[]): number;
   recent(limit: number): WagerRecord[];
 }
@@ -151,6 +153,8 @@ export function createWagerRecordStore(db: Database, now: () => Date = () => new
       (db
         .prepare(`SELECT * FROM wagers WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY open_slot LIMIT ?`)
         .all(...states, limit) as unknown as Row[]).map(fromRow),
+    withParkedPayout: (limit = 10_000) =>
+      (db.prepare('SELECT * FROM wagers WHERE payout_pending = 1 LIMIT ?').all(limit) as unknown as Row[]).map(fromRow),
     countByState: (states) =>
       Number(
         (db.prepare(`SELECT COUNT(*) AS n FROM wagers WHERE state IN (${states.map(() => '?').join(', ')})`).get(...states) as { n: number }).n,
