@@ -4,6 +4,7 @@
  * ever logged or shown.
  */
 import { Entry } from '@napi-rs/keyring';
+import { existsSync } from 'node:fs';
 import type { KeyPairSigner } from '@solana/kit';
 import { generateKeypairWithBytes, keypairFromBytes, readKeypairFile } from './keypair-bytes';
 
@@ -26,7 +27,23 @@ export interface KeeperKey {
 
 const entry = (account: string) => new Entry(KEYCHAIN_SERVICE, account);
 
+/**
+ * On Linux the keychain is the Secret Service on the session D-Bus. Without a reachable session bus the
+ * keyring library can still answer from the kernel keyring, which forgets everything at reboot: a keeper
+ * key kept only there would be lost with its funds. So no bus, no keychain.
+ */
+function sessionBusProblem(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const address = process.env.DBUS_SESSION_BUS_ADDRESS;
+  if (!address) return 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)';
+  const path = /(?:^|;)unix:path=([^,;]+)/.exec(address)?.[1];
+  if (path && !existsSync(path)) return `the D-Bus session socket ${path} does not exist`;
+  return undefined;
+}
+
 function readKeychain(account: string): string | null {
+  const problem = sessionBusProblem();
+  if (problem) throw new KeychainUnavailableError(problem);
   try {
     return entry(account).getPassword() ?? null;
   } catch (error) {

@@ -4,6 +4,7 @@
  * the IDL). Only records emitted by the wager program itself are decoded.
  */
 import { getBase64Encoder, type Address, type ReadonlyUint8Array } from '@solana/kit';
+import { createHash } from 'node:crypto';
 import {
   WAGER_PROGRAM_ADDRESS,
   getDepositClaimedEventDecoder,
@@ -45,7 +46,10 @@ interface EventDecoder {
   decode: (bytes: ReadonlyUint8Array) => WagerProgramEvent['data'];
 }
 
-const decoders: EventDecoder[] = [
+/** sha256("event:<Name>")[..8], as the program writes it (the decoders read any 8 bytes there). */
+const discriminatorOf = (name: string): Uint8Array => createHash('sha256').update(`event:${name}`).digest().subarray(0, 8);
+
+const decoders: (EventDecoder & { discriminator: Uint8Array })[] = (<EventDecoder[]>[
   { name: 'WagerOpened', decode: (b) => getWagerOpenedEventDecoder().decode(b) },
   { name: 'WagerRandomnessRequested', decode: (b) => getWagerRandomnessRequestedEventDecoder().decode(b) },
   { name: 'WagerSettled', decode: (b) => getWagerSettledEventDecoder().decode(b) },
@@ -56,7 +60,7 @@ const decoders: EventDecoder[] = [
   { name: 'EpochStruck', decode: (b) => getEpochStruckEventDecoder().decode(b) },
   { name: 'DepositClaimed', decode: (b) => getDepositClaimedEventDecoder().decode(b) },
   { name: 'WithdrawClaimed', decode: (b) => getWithdrawClaimedEventDecoder().decode(b) },
-];
+]).map((decoder) => ({ ...decoder, discriminator: discriminatorOf(decoder.name) }));
 
 const sameBytes = (a: ReadonlyUint8Array, b: ReadonlyUint8Array, length: number) => {
   for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
@@ -66,15 +70,13 @@ const sameBytes = (a: ReadonlyUint8Array, b: ReadonlyUint8Array, length: number)
 /** Decodes one event record (discriminator + fields); undefined when it is not a wager program event. */
 export function decodeWagerEvent(bytes: ReadonlyUint8Array): WagerProgramEvent | undefined {
   if (bytes.length < 8) return undefined;
-  for (const { name, decode } of decoders) {
-    try {
-      const data = decode(bytes);
-      if (sameBytes(data.discriminator, bytes, 8)) return { name, data } as WagerProgramEvent;
-    } catch {
-      // a shorter record of another event: not this one
-    }
+  const decoder = decoders.find(({ discriminator }) => sameBytes(discriminator, bytes, 8));
+  if (!decoder) return undefined;
+  try {
+    return { name: decoder.name, data: decoder.decode(bytes) } as WagerProgramEvent;
+  } catch {
+    return undefined; // the right tag but a truncated record
   }
-  return undefined;
 }
 
 /**

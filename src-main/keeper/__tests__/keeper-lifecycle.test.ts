@@ -1,0 +1,253 @@
+/**
+ * One keeper against an in-process localnet, the way an operator sees its work: a wager it was handed
+ * ends `settled` with the chain's own bucket and payout (and the beneficiary got the USDC), a wager whose
+ * randomness never came ends `expired`, and a payout the beneficiary could not receive is parked, then
+ * delivered by the keeper once the account can receive again. Fresh SQLite file and keeper key per test.
+ */
+import { generateKeyPairSigner, type Address, type KeyPairSigner } from '@solana/kit';
+import {
+  getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+  getFreezeAccountInstruction,
+  getThawAccountInstruction,
+} from '@solana-program/token';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_WAGER_CONFIG } from '../../localnet/bootstrap-wager';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { WagerStatus, getWagerDecoder } from '../../protocol/wager';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import type { Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
+import {
+  alwaysPaysPaytable,
+  eventsOf,
+  freshBeneficiary,
+  freshDatabase,
+  localnetParts,
+  openWager,
+  sendInstructions,
+  slotPump,
+  tempDir,
+  usdcBalance,
+  waitFor,
+  wagerHistory,
+  type LocalRpc,
+} from './keeper-test-helpers';
+
+const SOL = 1_000_000_000n;
+const TX_FEE = 5_000n;
+
+let localnet: Localnet;
+let parts: Awaited<ReturnType<typeof localnetParts>>;
+let rpc: LocalRpc;
+let pump: ReturnType<typeof slotPump>;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+  parts = await localnetParts(localnet);
+  rpc = parts.rpc;
+  pump = slotPump(localnet, 60).start();
+  dir = await tempDir();
+});
+afterAll(async () => {
+  pump?.stop();
+  await localnet?.stop();
+  await dir?.remove();
+});
+
+let running: { keeper: Keeper; db: Database } | undefined;
+afterEach(async () => {
+  await running?.keeper.stop();
+  running?.db.close();
+  running = undefined;
+  localnet.fulfiller.resume();
+});
+
+/** A keeper with its own freshly funded key and a fresh SQLite file, started. */
+async function startKeeper(name: string, now?: () => number): Promise<{ keeper: Keeper; db: Database; key: KeyPairSigner }> {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `${name}.db`);
+  const keeper = createKeeper({ connection: parts.connection, signer: key, db, now, sweepIntervalMs: 60_000 });
+  running = { keeper, db };
+  await keeper.start();
+  return { keeper, db, key };
+}
+
+const earningsOf = (db: Database, wager: Address) =>
+  db.prepare('SELECT step, signature, received_lamports AS received, fee_lamports AS fee FROM earnings WHERE wager = ? ORDER BY id').all(wager) as {
+    step: string;
+    signature: string;
+    received: number;
+    fee: number;
+  }[];
+
+async function wagerAccount(wager: Address) {
+  const { value } = await rpc.getAccountInfo(wager, { encoding: 'base64', commitment: 'confirmed' }).send();
+  return value ? getWagerDecoder().decode(Buffer.from(value.data[0], 'base64')) : null;
+}
+
+describe('a keeper moving wagers through their life', () => {
+  it('settles a wager it was handed: the record shows the bucket and payout the chain paid, and the beneficiary received exactly that payout', async () => {
+    const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
+    const opened = await openWager(rpc, localnet, parts.app, { paytable: 'wheel', stake: 3_000_000n, beneficiary: beneficiary.usdc });
+    const { keeper, db, key } = await startKeeper('settle');
+    const balanceBefore = (await rpc.getBalance(key.address, { commitment: 'confirmed' }).send()).value;
+    expect(await keeper.submitWager(opened.wager)).toEqual({ kind: 'queued' });
+
+    const record = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r?.state === 'settled' ? r : undefined;
+    }, 20_000, 'the wager to be settled');
+
+    // The record and the chain agree: the settle transaction's WagerSettled event is what the keeper shows.
+    const settleEvents = await eventsOf(rpc, record.settleSignature!, parts.program);
+    expect(settleEvents).toEqual([{ name: 'WagerSettled', data: expect.objectContaining({ wager: opened.wager, stake: 3_000_000n, pending: 0 }) }]);
+    const settled = settleEvents[0]!.data as { bucket: number; payout: bigint };
+    expect(record).toMatchObject({ bucket: settled.bucket, payout: settled.payout.toString(), payoutPending: false });
+    expect(await usdcBalance(rpc, beneficiary.usdc)).toBe(settled.payout);
+    expect(await keeper.lookupWager(opened.wager)).toEqual({
+      state: 'settled',
+      openSlot: record.openSlot,
+      requestSignature: record.requestSignature,
+      settleSignature: record.settleSignature,
+      bucket: settled.bucket,
+      payout: settled.payout.toString(),
+      updatedAt: record.updatedAt,
+    });
+
+    // The request the keeper recorded is the wager's request on chain, sent no earlier than open+2.
+    const history = wagerHistory(localnet, opened.wager, parts.program);
+    expect(history.map((h) => h.events.map((e) => e.name))).toEqual([['WagerOpened'], ['WagerRandomnessRequested'], ['WagerSettled']]);
+    expect(history[1]!.signature).toBe(record.requestSignature);
+    expect(history[2]!.signature).toBe(record.settleSignature);
+    expect(history[1]!.slot).toBeGreaterThanOrEqual(BigInt(record.openSlot!) + 2n);
+    expect(await wagerAccount(opened.wager)).toBeNull();
+
+    // Earnings: the request fee and the settle fee, each against its own transaction.
+    const earnings = earningsOf(db, opened.wager);
+    expect(earnings).toEqual([
+      { step: 'request', signature: record.requestSignature, received: Number(DEFAULT_WAGER_CONFIG.requestFee), fee: Number(TX_FEE) },
+      { step: 'settle', signature: record.settleSignature, received: Number(DEFAULT_WAGER_CONFIG.settleFee), fee: Number(TX_FEE) },
+    ]);
+    expect(earnings.map((e) => e.received)).toEqual([50_000, 200_000]);
+    // ...and the ledger's net is what the keeper's SOL balance really gained.
+    const balanceAfter = (await rpc.getBalance(key.address, { commitment: 'confirmed' }).send()).value;
+    expect(balanceAfter - balanceBefore).toBe(50_000n + 200_000n - 2n * TX_FEE);
+    expect(keeper.counters()).toMatchObject({ request: { landed: 1, lost: 0, failed: 0 }, settle: { landed: 1, lost: 0, failed: 0 } });
+  });
+
+  it('expires a wager whose randomness never arrives once the window is over (after open+150), with the expire transaction recorded', async () => {
+    localnet.fulfiller.stall();
+    const opened = await openWager(rpc, localnet, parts.app, { stake: 1_000_000n });
+    const { keeper, db } = await startKeeper('expire');
+    await keeper.submitWager(opened.wager);
+    const requested = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r?.state === 'requested' ? r : undefined;
+    }, 10_000, 'the randomness request');
+    expect(requested.requestSignature).toBeTruthy();
+
+    // The oracle stays silent: jump to the last slot of the window; the wager must still be there.
+    pump.stop();
+    try {
+      const openSlot = BigInt(requested.openSlot!);
+      const current = localnet.chain.slot();
+      localnet.chain.advanceSlots(Number(openSlot + 150n - current));
+      await keeper.tick();
+      expect(keeper.records.get(opened.wager)?.state).toBe('requested');
+      expect((await wagerAccount(opened.wager))?.status).toBe(WagerStatus.Requested);
+    } finally {
+      pump.start();
+    }
+
+    const record = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r?.state === 'expired' ? r : undefined;
+    }, 10_000, 'the wager to expire');
+    expect(record.expireSignature).toBeTruthy();
+    expect(record.settleSignature).toBeNull();
+    const history = wagerHistory(localnet, opened.wager, parts.program);
+    const last = history.at(-1)!;
+    expect(last.signature).toBe(record.expireSignature);
+    expect(last.events).toEqual([{ name: 'WagerExpired', data: expect.objectContaining({ wager: opened.wager, wasRequested: 1 }) }]);
+    expect(last.slot).toBeGreaterThan(BigInt(record.openSlot!) + 150n);
+    expect(await keeper.lookupWager(opened.wager)).toMatchObject({ state: 'expired', requestSignature: record.requestSignature });
+    expect(earningsOf(db, opened.wager).map((e) => [e.step, e.received])).toEqual([
+      ['request', 50_000],
+      ['expire', 200_000],
+    ]);
+  });
+
+  const unreceivable = [
+    {
+      how: 'frozen',
+      block: async (usdc: Address) => [getFreezeAccountInstruction({ account: usdc, mint: parts.mint, owner: await mintAuthority() })],
+      repair: async (usdc: Address) => [getThawAccountInstruction({ account: usdc, mint: parts.mint, owner: await mintAuthority() })],
+    },
+    {
+      how: 'closed',
+      block: async (usdc: Address, owner: KeyPairSigner) => [getCloseAccountInstruction({ account: usdc, destination: parts.app.address, owner })],
+      repair: async (_usdc: Address, owner: KeyPairSigner) => [
+        await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: parts.app, mint: parts.mint, owner: owner.address }),
+      ],
+    },
+  ];
+  const mintAuthority = () => keypairFromBytes(localnet.manifest.mintAuthority);
+
+  it.each(unreceivable)(
+    'parks the payout when the beneficiary account is $how at settlement (settled, payout pending), and delivers it once the account can receive again',
+    async ({ block, repair }) => {
+      const paytable = await alwaysPaysPaytable(rpc, localnet);
+      const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
+      const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
+      await sendInstructions(rpc, parts.app, await block(beneficiary.usdc, beneficiary.owner));
+
+      let skew = 0; // the keeper's clock: moved forward later to skip the claim backoff
+      const { keeper } = await startKeeper(`pending-${beneficiary.usdc}`, () => Date.now() + skew);
+      await keeper.submitWager(opened.wager);
+      const parked = await waitFor(() => {
+        const r = keeper.records.get(opened.wager);
+        return r?.state === 'settled' ? r : undefined;
+      }, 20_000, 'the settlement');
+      const expectedPayout = (2_000_000n * 9_800n) / 10_000n;
+      expect(parked).toMatchObject({ payoutPending: true, bucket: 0, payout: expectedPayout.toString(), claimSignature: null });
+      expect(await eventsOf(rpc, parked.settleSignature!, parts.program)).toEqual([
+        { name: 'WagerSettled', data: expect.objectContaining({ wager: opened.wager, payout: expectedPayout, pending: 1 }) },
+      ]);
+      expect(await wagerAccount(opened.wager)).toMatchObject({ status: WagerStatus.PayoutPending, payout: expectedPayout });
+      expect(await keeper.lookupWager(opened.wager)).toMatchObject({ state: 'settled', payout: expectedPayout.toString() });
+
+      // While the account cannot receive, the keeper tries claim_payout, fails with the chain's reason, and backs off.
+      const refused = await waitFor(() => {
+        const r = keeper.records.get(opened.wager);
+        return r && r.attempts > 0 ? r : undefined;
+      }, 10_000, 'a refused claim');
+      expect(refused.lastError).toBe('claim_payout: beneficiaryCannotReceive');
+      expect(refused.nextAttemptAt).toBeGreaterThan(Date.now() + 5_000);
+      expect(refused.payoutPending).toBe(true);
+
+      await sendInstructions(rpc, parts.app, await repair(beneficiary.usdc, beneficiary.owner));
+      // The account can receive again; the backoff still holds the keeper back for a while...
+      await keeper.tick();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(keeper.records.get(opened.wager)?.payoutPending).toBe(true);
+      // ...until its (injected) clock passes the longest claim backoff.
+      skew = 11 * 60_000;
+      const delivered = await waitFor(() => {
+        const r = keeper.records.get(opened.wager);
+        return r && !r.payoutPending ? r : undefined;
+      }, 10_000, 'the parked payout to be delivered');
+      expect(delivered).toMatchObject({ state: 'settled', payout: expectedPayout.toString(), settleSignature: parked.settleSignature, attempts: 0, lastError: null });
+      expect(delivered.claimSignature).toBeTruthy();
+      expect(await eventsOf(rpc, delivered.claimSignature!, parts.program)).toEqual([
+        { name: 'PayoutClaimed', data: expect.objectContaining({ wager: opened.wager, beneficiary: beneficiary.usdc, payout: expectedPayout }) },
+      ]);
+      expect(await usdcBalance(rpc, beneficiary.usdc)).toBe(expectedPayout);
+      expect(await wagerAccount(opened.wager)).toBeNull();
+      expect(keeper.counters().claim_payout).toMatchObject({ landed: 1 });
+      expect(keeper.counters().claim_payout!.failed).toBeGreaterThanOrEqual(1);
+    },
+  );
+});

@@ -1,0 +1,160 @@
+/**
+ * Several crankers on the same wagers, as on a real cluster: two keepers (two keys, two SQLite files)
+ * race for every step of a dozen wagers; each wager is requested and settled exactly once on chain and
+ * both keepers end with the winner's outcome. And a keeper whose parked payout someone else delivered
+ * records the original settlement, not the delivery.
+ */
+import { generateKeyPairSigner, type Address, type KeyPairSigner } from '@solana/kit';
+import { getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../../protocol/wager';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import type { Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
+import {
+  alwaysPaysPaytable,
+  freshBeneficiary,
+  freshDatabase,
+  localnetParts,
+  openWager,
+  sendInstructions,
+  slotPump,
+  tempDir,
+  waitFor,
+  wagerHistory,
+  type LocalRpc,
+} from './keeper-test-helpers';
+
+const SOL = 1_000_000_000n;
+const WAGERS = 12;
+
+let localnet: Localnet;
+let parts: Awaited<ReturnType<typeof localnetParts>>;
+let rpc: LocalRpc;
+let pump: ReturnType<typeof slotPump>;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+const started: { keeper: Keeper; db: Database }[] = [];
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+  parts = await localnetParts(localnet);
+  rpc = parts.rpc;
+  pump = slotPump(localnet, 80).start();
+  dir = await tempDir();
+});
+afterAll(async () => {
+  pump?.stop();
+  await localnet?.stop();
+  await dir?.remove();
+});
+afterEach(async () => {
+  for (const { keeper, db } of started.splice(0)) {
+    await keeper.stop();
+    db.close();
+  }
+});
+
+async function startKeeper(name: string, now?: () => number): Promise<{ keeper: Keeper; db: Database; key: KeyPairSigner }> {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `${name}.db`);
+  const keeper = createKeeper({ connection: parts.connection, signer: key, db, now, sweepIntervalMs: 60_000 });
+  started.push({ keeper, db });
+  await keeper.start();
+  return { keeper, db, key };
+}
+
+const sum = (keepers: Keeper[], step: 'request' | 'settle', outcome: 'landed' | 'lost' | 'failed') =>
+  keepers.reduce((total, keeper) => total + (keeper.counters()[step]?.[outcome] ?? 0), 0);
+
+describe('keepers racing for the same wagers', () => {
+  it('two keepers on the same dozen wagers: each wager is requested and settled once, and both keepers show the same settlement', async () => {
+    const a = await startKeeper('race-a');
+    const b = await startKeeper('race-b');
+    const crashes: string[] = [];
+    for (const keeper of [a.keeper, b.keeper]) {
+      keeper.events.on('step', (step) => {
+        if (step.outcome === 'failed') crashes.push(`${step.step} ${step.wager}: ${step.error}`);
+      });
+    }
+
+    const wagers: Address[] = [];
+    for (let i = 0; i < WAGERS; i++) {
+      const { wager } = await openWager(rpc, localnet, parts.app, { paytable: i % 2 ? 'wheel' : 'dice', stake: 1_000_000n + BigInt(i) });
+      wagers.push(wager);
+      // Both are told about every wager (as an app posting to two public keepers would).
+      await Promise.all([a.keeper.submitWager(wager), b.keeper.submitWager(wager)]);
+    }
+
+    await waitFor(
+      () => (wagers.every((w) => a.keeper.records.get(w)?.state === 'settled' && b.keeper.records.get(w)?.state === 'settled') ? true : undefined),
+      40_000,
+      'both keepers to record every wager settled',
+    );
+
+    for (const wager of wagers) {
+      const history = wagerHistory(localnet, wager, parts.program);
+      const names = history.flatMap((h) => h.events.map((e) => e.name));
+      expect(names).toEqual(['WagerOpened', 'WagerRandomnessRequested', 'WagerSettled']);
+      const settle = history.find((h) => h.events.some((e) => e.name === 'WagerSettled'))!;
+      const event = settle.events[0]!.data as { bucket: number; payout: bigint };
+      const fromA = a.keeper.records.get(wager)!;
+      const fromB = b.keeper.records.get(wager)!;
+      for (const record of [fromA, fromB]) {
+        expect(record).toMatchObject({ state: 'settled', settleSignature: settle.signature, bucket: event.bucket, payout: event.payout.toString(), payoutPending: false });
+      }
+      // The settlement was sent by one of the two keepers.
+      expect([a.key.address, b.key.address]).toContain(settle.feePayer);
+    }
+
+    // Every step landed once overall; the other keeper's attempts were counted as lost, not as failures.
+    expect(sum([a.keeper, b.keeper], 'request', 'landed')).toBe(WAGERS);
+    expect(sum([a.keeper, b.keeper], 'settle', 'landed')).toBe(WAGERS);
+    expect(sum([a.keeper, b.keeper], 'request', 'lost') + sum([a.keeper, b.keeper], 'settle', 'lost')).toBeGreaterThan(0);
+    expect(crashes).toEqual([]);
+    expect((await a.keeper.health()).rpcError).toBeUndefined();
+    expect((await b.keeper.health()).rpcError).toBeUndefined();
+    expect((await a.keeper.health()).queue).toBe(0);
+    expect((await b.keeper.health()).queue).toBe(0);
+  });
+
+  it('a keeper waiting to deliver a parked payout that someone else delivered first records the original settlement and the delivery', async () => {
+    const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
+    const paytable = await alwaysPaysPaytable(rpc, localnet);
+    const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
+    const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
+    await sendInstructions(rpc, parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority })]);
+
+    const { keeper } = await startKeeper('parked');
+    await keeper.submitWager(opened.wager);
+    const parked = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r?.state === 'settled' && r.attempts > 0 ? r : undefined;
+    }, 20_000, 'the payout to be parked and a claim refused');
+    expect(parked.payoutPending).toBe(true);
+
+    // Another cranker delivers the payout while this keeper is backing off.
+    await sendInstructions(rpc, parts.app, [getThawAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority })]);
+    const { value } = await rpc.getAccountInfo(opened.wager, { encoding: 'base64', commitment: 'confirmed' }).send();
+    const onChain = getWagerDecoder().decode(Buffer.from(value!.data[0], 'base64'));
+    expect(onChain.status).toBe(WagerStatus.PayoutPending);
+    const other = await generateKeyPairSigner();
+    localnet.chain.airdrop(other.address, SOL);
+    const claimSignature = await sendInstructions(rpc, other, [
+      await getClaimPayoutForWager({ caller: other, wagerAddress: opened.wager, wager: onChain, programAddress: parts.program }),
+    ]);
+
+    const resolved = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r && !r.payoutPending ? r : undefined;
+    }, 10_000, 'the keeper to notice the delivery');
+    expect(resolved).toMatchObject({
+      state: 'settled',
+      settleSignature: parked.settleSignature,
+      bucket: 0,
+      payout: ((2_000_000n * 9_800n) / 10_000n).toString(),
+      claimSignature,
+    });
+  });
+});

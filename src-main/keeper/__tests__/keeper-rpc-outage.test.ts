@@ -1,0 +1,135 @@
+/**
+ * The RPC going away and coming back, as the operator sees it in /v1/health: the keeper reaches the
+ * localnet's JSON-RPC through a small TCP proxy the test controls. While the proxy refuses connections the
+ * keeper reports `rpcError` (naming the RPC) and `lastTick` stops; once it is back the error clears, the
+ * loop runs again and a wager opened during the outage is settled.
+ */
+import { generateKeyPairSigner } from '@solana/kit';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectToChain } from '../../chain/rpc-connection';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import type { Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
+import { freshDatabase, localnetParts, openWager, sleep, slotPump, tempDir, waitFor, type LocalRpc } from './keeper-test-helpers';
+
+const SOL = 1_000_000_000n;
+
+/** A TCP proxy to `target` that can refuse (and cut) connections while "down". */
+async function startProxy(targetPort: number) {
+  let down = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    if (down) return void client.destroy();
+    const upstream = connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const goDown = () => {
+    down = true;
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    down: goDown,
+    up() {
+      down = false;
+    },
+    close: () => new Promise<void>((resolve) => (goDown(), server.close(() => resolve()))),
+  };
+}
+
+let localnet: Localnet;
+let parts: Awaited<ReturnType<typeof localnetParts>>;
+let rpc: LocalRpc;
+let pump: ReturnType<typeof slotPump>;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+  parts = await localnetParts(localnet);
+  rpc = parts.rpc;
+  pump = slotPump(localnet, 80).start();
+  dir = await tempDir('keeper-outage-');
+  proxy = await startProxy(Number(new URL(localnet.rpcUrl).port));
+});
+afterAll(async () => {
+  await proxy?.close();
+  pump?.stop();
+  await localnet?.stop();
+  await dir?.remove();
+});
+
+let running: { keeper: Keeper; db: Database } | undefined;
+afterEach(async () => {
+  proxy.up();
+  await running?.keeper.stop();
+  running?.db.close();
+  running = undefined;
+});
+
+async function keeperThroughProxy(name: string) {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `${name}.db`);
+  // HTTP JSON-RPC through the proxy; the WebSocket straight to the localnet (slot notifications keep coming).
+  const keeper = createKeeper({ connection: connectToChain(proxy.url, localnet.wsUrl), signer: key, db, sweepIntervalMs: 60_000 });
+  running = { keeper, db };
+  return keeper;
+}
+
+describe('a keeper whose RPC goes down and comes back', () => {
+  it('reports rpcError naming the RPC while it cannot read the chain, stops advancing lastTick, then clears the error and settles what was opened meanwhile', async () => {
+    const keeper = await keeperThroughProxy('outage');
+    await keeper.start();
+    const healthy = await keeper.health();
+    expect(healthy.rpcError).toBeUndefined();
+    expect(healthy.lastTick).toBeGreaterThan(0);
+
+    proxy.down();
+    const failing = await waitFor(async () => {
+      const health = await keeper.health();
+      return health.rpcError ? health : undefined;
+    }, 10_000, 'rpcError in health');
+    expect(failing.rpcError).toContain(proxy.url);
+    // The loop keeps trying (slot notifications, heartbeat) but no pass completes.
+    const stalledAt = failing.lastTick;
+    await sleep(2_500);
+    const stillDown = await keeper.health();
+    expect(stillDown.lastTick).toBe(stalledAt);
+    expect(stillDown.rpcError).toContain(proxy.url);
+
+    // A wager opened during the outage (the program subscription still tells the keeper about it).
+    const opened = await openWager(rpc, localnet, parts.app, { stake: 1_000_000n });
+    await waitFor(() => keeper.records.get(opened.wager), 5_000, 'the keeper to track the new wager');
+    await sleep(500);
+    expect(keeper.records.get(opened.wager)?.state).toBe('queued');
+
+    proxy.up();
+    const recovered = await waitFor(async () => {
+      const health = await keeper.health();
+      return !health.rpcError && health.lastTick > stalledAt ? health : undefined;
+    }, 10_000, 'the keeper to read the chain again');
+    expect(recovered.rpcError).toBeUndefined();
+    const settled = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r?.state === 'settled' ? r : undefined;
+    }, 20_000, 'the wager opened during the outage to be settled');
+    expect(settled.settleSignature).toBeTruthy();
+    const later = (await keeper.health()).lastTick;
+    await sleep(1_500);
+    expect((await keeper.health()).lastTick).toBeGreaterThan(later);
+  });
+});

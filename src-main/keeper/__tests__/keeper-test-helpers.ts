@@ -1,0 +1,251 @@
+/**
+ * What the keeper tests share: an in-process localnet whose clock the test drives (a slot pump), a fresh
+ * SQLite file per test, wagers opened over JSON-RPC the way `wager-keeper open` does (optionally with
+ * another beneficiary or paytable), and reading a wager's history back from the chain.
+ */
+import {
+  address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+} from '@solana/kit';
+import {
+  TOKEN_PROGRAM_ADDRESS,
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+} from '@solana-program/token';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectToChain, type ChainConnection } from '../../chain/rpc-connection';
+import type { Localnet } from '../../localnet/localnet';
+import * as wagerCodecs from '../../protocol/generated/wager';
+import {
+  encodePaytableName,
+  findPaytablePda,
+  getCreatePaytableInstructionAsync,
+  getOpenWagerForApp,
+  type WagerProgramEvent,
+} from '../../protocol/wager';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import { openDatabase, type Database } from '../../store/database';
+
+export type LocalRpc = Rpc<SolanaRpcApi>;
+
+/** Polls `read` until it returns something other than undefined; throws after `ms` naming `what`. */
+export async function waitFor<T>(read: () => T | undefined | Promise<T | undefined>, ms: number, what: string, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A temp directory for one test's files (SQLite, keypair files); `remove()` deletes it. */
+export async function tempDir(prefix = 'keeper-test-') {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  return { dir, path: (name: string) => join(dir, name), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh SQLite file (the keeper's store) in `dir`. */
+export function freshDatabase(dir: { path: (name: string) => string }, name = 'keeper.db'): Database {
+  return openDatabase(dir.path(name));
+}
+
+/**
+ * The chain clock driven by the test: one slot every `ms` while running (the localnet is started with
+ * manualSlots so that a test can also jump many slots at once, e.g. past the settlement window).
+ */
+export function slotPump(localnet: Localnet, ms = 60) {
+  let timer: NodeJS.Timeout | undefined;
+  const pump = {
+    start() {
+      timer ??= setInterval(() => localnet.chain.advanceSlots(1), ms);
+      return pump;
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  return pump;
+}
+
+/** The dev keys and a kit connection for a started localnet. */
+export async function localnetParts(localnet: Localnet) {
+  const connection: ChainConnection = connectToChain(localnet.rpcUrl, localnet.wsUrl);
+  const app = await keypairFromBytes(localnet.manifest.devKeys.app.keypair);
+  const keeperKey = await keypairFromBytes(localnet.manifest.devKeys.keeper.keypair);
+  return { connection, rpc: connection.rpc, app, keeperKey, program: address(localnet.manifest.programs.wager), mint: address(localnet.manifest.usdcMint) };
+}
+
+/** Signs `instructions` with `feePayer` (and any signer they name), sends them with preflight and returns the signature once landed. */
+export async function sendInstructions(rpc: LocalRpc, feePayer: KeyPairSigner, instructions: readonly Instruction[]): Promise<Signature> {
+  const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+  const signature = getSignatureFromTransaction(signed);
+  await waitFor(
+    async () => {
+      const { value } = await rpc.getSignatureStatuses([signature]).send();
+      const status = value[0];
+      if (status?.err) throw new Error(`transaction ${signature} failed: ${JSON.stringify(status.err)}`);
+      return status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized' ? true : undefined;
+    },
+    10_000,
+    `transaction ${signature} to land`,
+    20,
+  );
+  return signature;
+}
+
+export const usdcAccountOf = async (mint: Address, owner: Address) =>
+  (await findAssociatedTokenPda({ mint, owner, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+
+/** A fresh wallet with a (new, empty) USDC account: a beneficiary other than the app. */
+export async function freshBeneficiary(rpc: LocalRpc, mint: Address, payer: KeyPairSigner): Promise<{ owner: KeyPairSigner; usdc: Address }> {
+  const owner = await generateKeyPairSigner();
+  await sendInstructions(rpc, payer, [await getCreateAssociatedTokenIdempotentInstructionAsync({ payer, mint, owner: owner.address })]);
+  return { owner, usdc: await usdcAccountOf(mint, owner.address) };
+}
+
+let nonceCounter = 0n;
+
+export interface OpenedWager {
+  wager: Address;
+  signature: Signature;
+  beneficiary: Address;
+}
+
+/**
+ * Opens a wager exactly as `wager-keeper open` does (the dev app key is integrator, payer and stake owner),
+ * with the app's own USDC account as beneficiary unless another is given.
+ */
+export async function openWager(
+  rpc: LocalRpc,
+  localnet: Localnet,
+  app: KeyPairSigner,
+  options: { paytable?: string; paytableAddress?: Address; stake?: bigint; beneficiary?: Address } = {},
+): Promise<OpenedWager> {
+  const { manifest } = localnet;
+  const paytable = options.paytableAddress ?? address(manifest.paytables.find((p) => p.name === (options.paytable ?? 'coin-flip'))!.address);
+  const stakeSource = await usdcAccountOf(address(manifest.usdcMint), app.address);
+  const nonce = BigInt(Date.now()) * 1000n + (nonceCounter++ % 1000n);
+  const beneficiary = options.beneficiary ?? stakeSource;
+  const { instruction, wager } = await getOpenWagerForApp({
+    payer: app,
+    stakeOwner: app,
+    integratorAuthority: app,
+    paytable,
+    stakeSource,
+    beneficiary,
+    oracleNetworkState: address(manifest.oracle.networkState),
+    stake: options.stake ?? 1_000_000n,
+    nonce,
+  });
+  const signature = await sendInstructions(rpc, app, [instruction]);
+  return { wager, signature, beneficiary };
+}
+
+/**
+ * A paytable whose only bucket pays 0.98x (within the 2 % house edge): every settlement has a payout,
+ * so a test about payouts does not depend on the draw. Created by the localnet's admin key, once.
+ */
+export async function alwaysPaysPaytable(rpc: LocalRpc, localnet: Localnet): Promise<Address> {
+  const name = encodePaytableName('always-pays');
+  const [paytable] = await findPaytablePda({ name });
+  const { value } = await rpc.getAccountInfo(paytable, { encoding: 'base64' }).send();
+  if (value) return paytable;
+  const admin = localnet.genesis.keys.admin.signer;
+  await sendInstructions(rpc, admin, [
+    await getCreatePaytableInstructionAsync({ admin, name, bucketCount: 1, buckets: [{ weight: 1, multiplierBps: 9_800 }] }),
+  ]);
+  return paytable;
+}
+
+const EVENT_DECODERS: Record<WagerProgramEvent['name'], () => { decode(bytes: Uint8Array): unknown }> = {
+  WagerOpened: wagerCodecs.getWagerOpenedEventDecoder,
+  WagerRandomnessRequested: wagerCodecs.getWagerRandomnessRequestedEventDecoder,
+  WagerSettled: wagerCodecs.getWagerSettledEventDecoder,
+  WagerExpired: wagerCodecs.getWagerExpiredEventDecoder,
+  PayoutClaimed: wagerCodecs.getPayoutClaimedEventDecoder,
+  DepositRequested: wagerCodecs.getDepositRequestedEventDecoder,
+  WithdrawRequested: wagerCodecs.getWithdrawRequestedEventDecoder,
+  EpochStruck: wagerCodecs.getEpochStruckEventDecoder,
+  DepositClaimed: wagerCodecs.getDepositClaimedEventDecoder,
+  WithdrawClaimed: wagerCodecs.getWithdrawClaimedEventDecoder,
+};
+const eventNameByDiscriminator = new Map(
+  (Object.keys(EVENT_DECODERS) as WagerProgramEvent['name'][]).map((name) => [
+    createHash('sha256').update(`event:${name}`).digest().subarray(0, 8).toString('hex'),
+    name,
+  ]),
+);
+
+/**
+ * The wager program's events in `logs` (its own "Program data:" records, CPIs excluded), each named by
+ * its 8-byte discriminator, sha256("event:<Name>")[..8]. The tests read events this way, independently of
+ * the project's decodeWagerEventsFromLogs.
+ */
+export function strictWagerEvents(logs: readonly string[], program: Address): WagerProgramEvent[] {
+  const stack: string[] = [];
+  const events: WagerProgramEvent[] = [];
+  for (const line of logs) {
+    const invoke = /^Program (\w+) invoke \[\d+\]$/.exec(line);
+    if (invoke) stack.push(invoke[1]!);
+    else if (/^Program \w+ (success|failed)/.test(line)) stack.pop();
+    else if (line.startsWith('Program data: ') && stack.at(-1) === program) {
+      const bytes = Uint8Array.from(Buffer.from(line.slice('Program data: '.length), 'base64'));
+      const name = eventNameByDiscriminator.get(Buffer.from(bytes.subarray(0, 8)).toString('hex'));
+      if (name) events.push({ name, data: EVENT_DECODERS[name]().decode(bytes) } as WagerProgramEvent);
+    }
+  }
+  return events;
+}
+
+/** The wager program's events of one landed transaction. */
+export async function eventsOf(rpc: LocalRpc, signature: string, program: Address): Promise<WagerProgramEvent[]> {
+  const tx = await rpc.getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
+  if (!tx) throw new Error(`no transaction ${signature}`);
+  if (tx.meta?.err) throw new Error(`transaction ${signature} failed: ${JSON.stringify(tx.meta.err)}`);
+  return strictWagerEvents(tx.meta?.logMessages ?? [], program);
+}
+
+/** Every successful transaction that touched `wager`, oldest first, with its wager events and slot (read from the chain's history). */
+export function wagerHistory(localnet: Localnet, wager: Address, program: Address) {
+  return localnet.chain
+    .signaturesFor(wager)
+    .filter((record) => record.err === null)
+    .reverse()
+    .map((record) => ({
+      signature: record.signature,
+      slot: record.slot,
+      feePayer: record.accountKeys[0],
+      events: strictWagerEvents(record.logMessages, program).filter((e) => 'wager' in e.data && e.data.wager === wager),
+    }));
+}
+
+export const usdcBalance = async (rpc: LocalRpc, account: Address) => BigInt((await rpc.getTokenAccountBalance(account, { commitment: 'confirmed' }).send()).value.amount);
