@@ -100,6 +100,16 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   const limiter = createRateLimiter(now);
   const { keeper, faucet } = options;
 
+  // Clients poll the same wager over and over: remember addresses already checked (a base58 decode each).
+  const checkedAddresses = new Set<string>();
+  const isKnownGoodAddress = (value: string): value is Address => {
+    if (checkedAddresses.has(value)) return true;
+    if (!isAddress(value)) return false;
+    if (checkedAddresses.size >= 10_000) checkedAddresses.clear();
+    checkedAddresses.add(value);
+    return true;
+  };
+
   const app = new Hono<Env>();
   const fail = (c: Context, status: ContentfulStatusCode, error: string, headers?: Record<string, string>) =>
     c.json({ error }, status, headers);
@@ -121,9 +131,11 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   app.use('*', async (c, next) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && allowedOrigins.has(origin)) return corsForAllowed(c, next);
+    // The answer depends on Origin for allowed origins: keep shared caches from mixing them up. Set
+    // before the handler runs: adding a header to a finished response makes Hono rebuild it (half the
+    // throughput of GET /v1/wagers/:address, measured with bench:api).
+    c.header('Vary', 'Origin');
     await next();
-    // The answer depends on Origin for allowed origins: keep shared caches from mixing them up.
-    c.header('Vary', 'Origin', { append: true });
   });
 
   app.use('*', async (c, next) => {
@@ -184,7 +196,7 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   route('/v1/wagers/:address', {
     GET: async (c) => {
       const address = c.req.param('address') ?? '';
-      if (!isAddress(address)) return fail(c, 400, API_ERRORS.notAddress);
+      if (!isKnownGoodAddress(address)) return fail(c, 400, API_ERRORS.notAddress);
       return c.json(await keeper.lookupWager(address), 200);
     },
   });
