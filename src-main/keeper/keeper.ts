@@ -80,6 +80,8 @@ const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_MAX_MS = 60_000;
 const CLAIM_BACKOFF_BASE_MS = 10_000;
 const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
+/** How long stop() waits for the steps in flight to land or fail. */
+const STOP_GRACE_MS = 15_000;
 
 const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
   state: record.state,
@@ -118,6 +120,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   let ticking: Promise<void> | undefined;
   let tickAgain = false;
   const inFlight = new Set<string>();
+  const steps = new Set<Promise<void>>();
   const abort = new AbortController();
   const timers: NodeJS.Timeout[] = [];
   const counts = {} as Record<CrankStep, Record<'landed' | 'lost' | 'failed', number>>;
@@ -270,7 +273,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
   };
 
   const launch = (work: () => Promise<void>) => {
-    void work().catch((error: Error) => log?.error({ error: error.message }, 'crank step crashed'));
+    // Fix: remember each step in flight so that stop() can let it finish (see stop()).
+    const step = work().catch((error: Error) => void log?.error({ error: error.message }, 'crank step crashed'));
+    steps.add(step);
+    void step.finally(() => steps.delete(step));
   };
 
   const advance = async (slot: bigint, record: WagerRecord, wager: Wager | null, fulfilled: boolean, slotHashes: () => Promise<SlotHash[]>) => {
@@ -458,6 +464,14 @@ export function createKeeper(options: KeeperOptions): Keeper {
       for (const timer of timers) clearInterval(timer);
       await ticking;
       await liquidityPass;
+      // Fix: the confirmer used to be stopped under the steps still in flight: it reported their
+      // transactions as not landed, so the sender rebuilt and re-sent them after stop() had returned (they
+      // landed as failed transactions, fees paid), and the steps then crashed writing to the store the
+      // caller had closed, leaving landed cranks unrecorded. Let them finish first; bounded, because with
+      // the RPC gone a confirmation may never come.
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...steps]), new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
+      clearTimeout(grace);
       confirmer.stop();
     },
     async submitWager(address): Promise<SubmitWagerResult> {

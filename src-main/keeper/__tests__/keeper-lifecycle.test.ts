@@ -13,6 +13,7 @@ import {
 } from '@solana-program/token';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WAGER_CONFIG } from '../../localnet/bootstrap-wager';
+import type { TransactionRecord } from '../../localnet/local-chain';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { WagerStatus, getWagerDecoder } from '../../protocol/wager';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
@@ -26,6 +27,7 @@ import {
   localnetParts,
   openWager,
   sendInstructions,
+  sleep,
   slotPump,
   tempDir,
   usdcBalance,
@@ -65,12 +67,13 @@ afterEach(async () => {
 });
 
 /** A keeper with its own freshly funded key and a fresh SQLite file, started. */
-async function startKeeper(name: string, now?: () => number): Promise<{ keeper: Keeper; db: Database; key: KeyPairSigner }> {
+async function startKeeper(name: string, now?: () => number, beforeStart?: (keeper: Keeper) => void): Promise<{ keeper: Keeper; db: Database; key: KeyPairSigner }> {
   const key = await generateKeyPairSigner();
   localnet.chain.airdrop(key.address, 10n * SOL);
   const db = freshDatabase(dir, `${name}.db`);
   const keeper = createKeeper({ connection: parts.connection, signer: key, db, now, sweepIntervalMs: 60_000 });
   running = { keeper, db };
+  beforeStart?.(keeper);
   await keeper.start();
   return { keeper, db, key };
 }
@@ -178,6 +181,41 @@ describe('a keeper moving wagers through their life', () => {
       ['request', 50_000],
       ['expire', 200_000],
     ]);
+  });
+
+  let stepListener: () => void = () => undefined;
+  it('stopping the keeper while cranks are in flight: nothing is sent after stop() returns, and every crank that landed is in its ledger', async () => {
+    // Twenty wagers waiting, then a keeper that finds them all at once: its first pass sends twenty requests.
+    for (let i = 0; i < 20; i++) await openWager(rpc, localnet, parts.app);
+    const sentByKeeper: { signature: string; ok: boolean; at: number }[] = [];
+    let keeperAddress: string | undefined;
+    const onTransaction = (record: TransactionRecord) => {
+      if (record.accountKeys[0] === keeperAddress) sentByKeeper.push({ signature: record.signature, ok: record.err === null, at: Date.now() });
+    };
+    localnet.chain.on('transaction', onTransaction);
+    try {
+      const firstLanded = new Promise<void>((resolve) => (stepListener = () => resolve()));
+      const { keeper, db, key } = await startKeeper('stop-in-flight', undefined, (k) => k.events.once('step', () => stepListener()));
+      keeperAddress = key.address;
+      // Stop as soon as the first crank landed: the others are being sent or confirmed right now.
+      await firstLanded;
+      await keeper.stop();
+      const stoppedAt = Date.now();
+      const ledger = new Set((db.prepare('SELECT signature FROM earnings').all() as { signature: string }[]).map((row) => row.signature));
+      db.close();
+      running = undefined;
+      await sleep(2_000);
+
+      expect(sentByKeeper.filter((tx) => tx.at > stoppedAt)).toEqual([]);
+      expect(sentByKeeper.filter((tx) => !tx.ok)).toEqual([]);
+      expect(sentByKeeper.length).toBeGreaterThan(0);
+      expect(sentByKeeper.filter((tx) => !ledger.has(tx.signature))).toEqual([]);
+    } finally {
+      localnet.chain.off('transaction', onTransaction);
+      // Finish the wagers this test left open, so the next tests' keepers start from a clean chain.
+      const cleanup = await startKeeper('stop-in-flight-cleanup');
+      await waitFor(() => (cleanup.keeper.records.byState(['queued', 'requested', 'fulfilled']).length === 0 ? true : undefined), 20_000, 'the leftover wagers to be finished');
+    }
   });
 
   const unreceivable = [
