@@ -20,7 +20,7 @@ Commands:
   open --rpc URL --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
       Opens a wager on a localnet with its dev app key; prints {"wager":"<address>"}.
   keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
-         [--metrics-port N] [--cors-origin ORIGIN] [--faucet-mint MINT --faucet-authority FILE]
+         [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN] [--faucet-mint MINT --faucet-authority FILE]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...}.
   serve [--port 7300] [--rpc URL | --rpc-port 8899] [--slot-ms 400] [--db FILE]

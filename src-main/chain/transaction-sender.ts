@@ -74,8 +74,9 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
   const priority = options.priorityFeeMicroLamports ?? 0n;
   const resendMs = options.resendIntervalMs ?? 2_000;
 
-  const build = async (instructions: readonly Instruction[], unitLimit: number) => {
-    const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  type Lifetime = Awaited<ReturnType<ReturnType<typeof rpc.getLatestBlockhash>['send']>>['value'];
+  const build = async (instructions: readonly Instruction[], unitLimit: number, known?: Lifetime) => {
+    const lifetime = known ?? (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
     const budget = [
       getSetComputeUnitLimitInstruction({ units: unitLimit }),
       ...(priority > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: priority })] : []),
@@ -103,7 +104,8 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
 
       // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
       for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {
-        const { message, lifetime } = await build(instructions, unitLimit);
+        // The first attempt reuses the simulation's blockhash (one RPC call less per crank).
+        const { message, lifetime } = await build(instructions, unitLimit, rebuild === 0 ? draft.lifetime : undefined);
         const signed = await signTransactionMessageWithSigners(message);
         const wire = getBase64EncodedWireTransaction(signed);
         const signature = getSignatureFromTransaction(signed);

@@ -18,6 +18,12 @@ const port = (name: string, value: string | undefined, fallback: number) => {
   return parsed;
 };
 
+const positiveInteger = (name: string, value: string) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`--${name} must be a positive integer`);
+  return parsed;
+};
+
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
@@ -44,6 +50,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       'metrics-port': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'faucet-mint': { type: 'string' },
+      'max-in-flight': { type: 'string' },
       'faucet-authority': { type: 'string' },
     },
   });
@@ -65,6 +72,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
     metricsPort: values['metrics-port'] === undefined ? undefined : port('metrics-port', values['metrics-port'], 0),
     priorityFeeMicroLamports: priorityFee === undefined ? undefined : BigInt(priorityFee),
     corsOrigins: values['cors-origin'],
+    maxInFlight: values['max-in-flight'] === undefined ? undefined : positiveInteger('max-in-flight', values['max-in-flight']),
     faucet,
   });
   console.log(

@@ -31,6 +31,8 @@ export interface KeeperRuntimeOptions {
   apiHost?: string;
   metricsPort?: number;
   priorityFeeMicroLamports?: bigint;
+  /** Cranks in flight at once (default DEFAULT_MAX_IN_FLIGHT). */
+  maxInFlight?: number;
   corsOrigins?: string[];
   /** Test networks only: mint and mint authority the faucet grants test USDC with. */
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
@@ -48,7 +50,14 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
   await mkdir(dirname(options.dbPath), { recursive: true });
   const db = openDatabase(options.dbPath);
   const connection = connectToChain(options.rpcUrl, options.wsUrl);
-  const keeper = createKeeper({ connection, signer: options.signer, db, logger, priorityFeeMicroLamports: options.priorityFeeMicroLamports });
+  const keeper = createKeeper({
+    connection,
+    signer: options.signer,
+    db,
+    logger,
+    priorityFeeMicroLamports: options.priorityFeeMicroLamports,
+    maxInFlight: options.maxInFlight,
+  });
   await keeper.start();
 
   const faucet = options.faucet

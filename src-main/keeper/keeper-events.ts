@@ -11,7 +11,8 @@ export interface OracleLatency {
   slots: number;
 }
 
-export type StepOutcome = 'landed' | 'lost' | 'failed';
+/** landed; lost to another keeper; skipped (not the right moment any more); failed (retried with backoff). */
+export type StepOutcome = 'landed' | 'lost' | 'skipped' | 'failed';
 
 export interface StepEvent {
   wager: string | null;

@@ -32,14 +32,14 @@ import { createEarningsLedger, type CrankStep, type EarningsLedger } from '../st
 import { createOracleLatencyLog, type OracleLatencyLog } from '../store/oracle-latency';
 import { IN_PROGRESS_STATES, createWagerRecordStore, type WagerRecord, type WagerRecordChanges, type WagerRecordStore } from '../store/wager-records';
 import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequestFulfilled } from './chain-view';
-import type { KeeperEvents } from './keeper-events';
+import type { KeeperEvents, StepOutcome } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createLiquidityCranker } from './liquidity-cranker';
 import { resolveWagerOutcome } from './outcome-resolver';
 
 export type CrankResult =
   | { outcome: 'landed'; signature: string; slot: bigint }
-  | { outcome: 'lost'; reason: string }
+  | { outcome: 'lost' | 'skipped'; reason: string }
   | { outcome: 'failed'; error: string };
 
 export interface KeeperOptions {
@@ -69,13 +69,22 @@ export interface Keeper extends KeeperService {
   tick(): Promise<void>;
   /** Finds open wagers nobody posted (the ~30 s safety net). */
   sweep(): Promise<number>;
-  counters(): Record<CrankStep, Record<'landed' | 'lost' | 'failed', number>>;
+  counters(): Record<CrankStep, Record<StepOutcome, number>>;
   /** Sends other instructions with the keeper's key and sender (the faucet uses it). */
   send: TransactionSender['send'];
 }
 
 /** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
-const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'notFulfilled', 'tooEarly', 'notExpired', 'requestWindowClosed', 'epochNotClosed', 'epochHasOpenWagers', 'invalidLiquidityRequest', 'epochNotStruck']);
+/**
+ * Cranks in flight at once. 128 settles a burst of 2 000 wagers inside T_SETTLE on the localnet
+ * (bench:burst); lower it (--max-in-flight) for an RPC provider with a tight rate limit.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 128;
+
+/** Refusals meaning another keeper already did this step: the race is lost, which is normal. */
+const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'invalidLiquidityRequest']);
+/** Refusals meaning the moment is not (or no longer) right, e.g. the chain moved between read and send: skipped. */
+const TIMING_ERRORS = new Set(['notFulfilled', 'tooEarly', 'notExpired', 'requestWindowClosed', 'epochNotClosed', 'epochHasOpenWagers', 'epochNotStruck']);
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_MAX_MS = 60_000;
 const CLAIM_BACKOFF_BASE_MS = 10_000;
@@ -105,7 +114,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const events = new EventEmitter<KeeperEvents>();
   const confirmer = createSignatureConfirmer(rpc);
   const sender: TransactionSender = createTransactionSender({ rpc, confirmer, payer: signer, priorityFeeMicroLamports: options.priorityFeeMicroLamports });
-  const maxInFlight = options.maxInFlight ?? 32;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const wagerFilter = [
     { memcmp: { offset: 0n, bytes: Buffer.from(getWagerDiscriminatorBytes()).toString('base64') as Base64EncodedBytes, encoding: 'base64' as const } },
   ];
@@ -123,10 +132,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const steps = new Set<Promise<void>>();
   const abort = new AbortController();
   const timers: NodeJS.Timeout[] = [];
-  const counts = {} as Record<CrankStep, Record<'landed' | 'lost' | 'failed', number>>;
+  const counts = {} as Record<CrankStep, Record<StepOutcome, number>>;
 
-  const count = (step: CrankStep, outcome: 'landed' | 'lost' | 'failed') => {
-    counts[step] ??= { landed: 0, lost: 0, failed: 0 };
+  const count = (step: CrankStep, outcome: StepOutcome) => {
+    counts[step] ??= { landed: 0, lost: 0, skipped: 0, failed: 0 };
     counts[step][outcome] += 1;
   };
 
@@ -194,11 +203,12 @@ export function createKeeper(options: KeeperOptions): Keeper {
       return { outcome: 'landed', signature: sent.signature, slot: sent.slot };
     } catch (error) {
       const name = error instanceof TransactionFailedError && error.customCode !== undefined ? wagerErrorName(error.customCode) : undefined;
-      if (name && RACE_ERRORS.has(name)) {
-        count(step, 'lost');
-        events.emit('step', { wager: subject, step, outcome: 'lost', error: name });
+      if (name && (RACE_ERRORS.has(name) || TIMING_ERRORS.has(name))) {
+        const outcome = RACE_ERRORS.has(name) ? 'lost' : 'skipped';
+        count(step, outcome);
+        events.emit('step', { wager: subject, step, outcome, error: name });
         log?.debug({ subject, step, reason: name }, `${step} not needed: ${name}`);
-        return { outcome: 'lost', reason: name };
+        return { outcome, reason: name };
       }
       const message = name ?? (error as Error).message;
       count(step, 'failed');

@@ -9,7 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { LocalChain, SlotEvent, TransactionRecord } from './local-chain';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR } from './rpc-errors';
 import { stringifyWithU64 } from './rpc-json';
-import { createRpcMethods } from './rpc-methods';
+import { createRpcMethods, programAccountEntry } from './rpc-methods';
 
 type Subscription =
   | { kind: 'slot' }
@@ -91,8 +91,12 @@ export function startPubSub(chain: LocalChain, options: { port: number; host?: s
           }
           break;
         case 'program': {
-          const all = methods.getProgramAccounts!([subscription.program, { encoding: 'base64', ...subscription.config }]) as { pubkey: string }[];
-          for (const entry of all) if (written.has(entry.pubkey)) notify(id, socket, 'program', { context: context(), value: entry });
+          // Only the accounts this transaction wrote can have changed: never list the whole program.
+          const config = { encoding: 'base64', ...subscription.config };
+          for (const key of written) {
+            const entry = programAccountEntry(chain, key as Address, subscription.program, config);
+            if (entry) notify(id, socket, 'program', { context: context(), value: entry });
+          }
           break;
         }
         case 'logs':

@@ -170,6 +170,17 @@ function describeTransactionError(err: unknown): string {
   return JSON.stringify(err);
 }
 
+/**
+ * `{ pubkey, account }` as getProgramAccounts lists it, when the account at `key` belongs to `program`
+ * and passes `config.filters`; else null. PubSub uses it for just the accounts a transaction wrote.
+ */
+export function programAccountEntry(chain: LocalChain, key: Address, program: Address, rawConfig: unknown) {
+  const account = chain.svm.getAccount(key);
+  const config = configOf(rawConfig);
+  if (!account.exists || account.programAddress !== program || !matchesFilters(account.data, config.filters)) return null;
+  return { pubkey: key, account: encodeAccount(account, config) };
+}
+
 export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
   const context = () => ({ slot: chain.slot(), apiVersion: RPC_API_VERSION });
   const withContext = (value: unknown) => ({ context: context(), value });

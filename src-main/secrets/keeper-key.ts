@@ -25,7 +25,8 @@ export interface KeeperKey {
   source: 'keychain' | 'keychain (created)' | 'file';
 }
 
-const entry = (account: string) => new Entry(KEYCHAIN_SERVICE, account);
+// The Secret Service only, never the kernel keyring (which forgets at reboot) as a silent fallback.
+const entry = (account: string) => new Entry(KEYCHAIN_SERVICE, account, { linux: { store: 'secret-service' } });
 
 /**
  * On Linux the keychain is the Secret Service on the session D-Bus. Without a reachable session bus the
