@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { connectToChain } from '../src-main/chain/rpc-connection';
-import { createKeeper } from '../src-main/keeper/keeper';
+import { DEFAULT_MAX_IN_FLIGHT, createKeeper } from '../src-main/keeper/keeper';
 import type { LocalnetManifest } from '../src-main/localnet/localnet';
 import { getOpenWagerForApp } from '../src-main/protocol/wager';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
@@ -237,7 +237,7 @@ console.log(
       slotMs: SLOT_MS,
       wagers: WAGERS,
       senders: SENDERS,
-      keeperMaxInFlight: MAX_IN_FLIGHT ?? 'default (32)',
+      keeperMaxInFlight: MAX_IN_FLIGHT ?? `default (${DEFAULT_MAX_IN_FLIGHT})`,
       opening: {
         signingMs,
         sentAllMs,
