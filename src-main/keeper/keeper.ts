@@ -35,7 +35,7 @@ import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequ
 import type { KeeperEvents, StepOutcome } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createLiquidityCranker } from './liquidity-cranker';
-import { resolveWagerOutcome } from './outcome-resolver';
+import { findRequestTransaction, resolveWagerOutcome } from './outcome-resolver';
 
 export type CrankResult =
   | { outcome: 'landed'; signature: string; slot: bigint }
@@ -263,8 +263,12 @@ export function createKeeper(options: KeeperOptions): Keeper {
     inFlight.add(record.address);
     try {
       const outcome = await resolveWagerOutcome(rpc, record.address as Address, program);
+      const request = outcome.kind !== 'unknown' && outcome.request && !record.requestSignature
+        ? { requestSignature: outcome.request.signature, requestedSlot: Number(outcome.request.slot) }
+        : {};
       if (outcome.kind === 'settled') {
         change(record.address, {
+          ...request,
           state: 'settled',
           settleSignature: record.settleSignature ?? outcome.signature,
           bucket: outcome.bucket,
@@ -273,7 +277,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
           ...(outcome.claimSignature ? { claimSignature: outcome.claimSignature } : {}),
         });
       } else if (outcome.kind === 'expired') {
-        change(record.address, { state: 'expired', expireSignature: record.expireSignature ?? outcome.signature });
+        change(record.address, { ...request, state: 'expired', expireSignature: record.expireSignature ?? outcome.signature });
       } else {
         change(record.address, { state: 'unknown', lastError: 'closed with no settlement or expiry found' });
       }
@@ -324,6 +328,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     }
     if (wager.status === WagerStatus.Requested) {
       if (record.state === 'queued') change(address, { state: 'requested', oracleRequest: wager.oracleRequest });
+      if (!record.requestSignature) recordRequestFromChain(address);
       if (!fulfilled) return;
       if (record.state !== 'fulfilled') {
         const requestedSlot = record.requestedSlot;
@@ -447,6 +452,36 @@ export function createKeeper(options: KeeperOptions): Keeper {
     }
   };
 
+  const setUpWhenReachable = async (): Promise<void> => {
+    try {
+      await ensureSetup();
+    } catch (error) {
+      rpcError = `${connection.rpcUrl}: ${(error as Error).message}`;
+      log?.error({ rpc: connection.rpcUrl, error: (error as Error).message }, 'cannot read the chain; retrying in 5 s');
+      const retry = setTimeout(() => void (running ? setUpWhenReachable() : undefined), 5_000);
+      retry.unref?.();
+      timers.push(retry);
+      return;
+    }
+    await subscribe().catch((error: Error) => log?.warn({ error: error.message }, 'subscriptions unavailable; polling only'));
+    await sweep().catch((error: Error) => log?.warn({ error: error.message }, 'sweep failed'));
+  };
+
+  /** The request transaction of a wager someone else requested (or we did just before a crash). */
+  const lookingUpRequest = new Set<string>();
+  const recordRequestFromChain = (address: Address) => {
+    if (lookingUpRequest.has(address)) return;
+    lookingUpRequest.add(address);
+    launch(async () => {
+      try {
+        const found = await findRequestTransaction(rpc, address, program);
+        if (found) change(address, { requestSignature: found.signature, requestedSlot: Number(found.slot) });
+      } finally {
+        lookingUpRequest.delete(address);
+      }
+    });
+  };
+
   return {
     events,
     records,
@@ -459,9 +494,9 @@ export function createKeeper(options: KeeperOptions): Keeper {
     send: (instructions) => sender.send(instructions),
     async start() {
       running = true;
-      await ensureSetup();
-      await subscribe().catch((error: Error) => log?.warn({ error: error.message }, 'subscriptions unavailable; polling only'));
-      await sweep().catch((error: Error) => log?.warn({ error: error.message }, 'sweep failed'));
+      // The chain may be unreachable at start: the keeper still starts (health shows rpcError) and
+      // finishes its set-up as soon as the RPC answers.
+      await setUpWhenReachable();
       timers.push(setInterval(() => void sweep().catch(() => undefined), options.sweepIntervalMs ?? 30_000));
       // A slow heartbeat in case the slot subscription drops: the loop never stops for long.
       timers.push(setInterval(() => void tick(), 1_000));

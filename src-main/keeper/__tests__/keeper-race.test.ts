@@ -101,9 +101,16 @@ describe('keepers racing for the same wagers', () => {
       const event = settle.events[0]!.data as { bucket: number; payout: bigint };
       const fromA = a.keeper.records.get(wager)!;
       const fromB = b.keeper.records.get(wager)!;
+      const request = history.find((h) => h.events.some((e) => e.name === 'WagerRandomnessRequested'))!;
       for (const record of [fromA, fromB]) {
         expect(record).toMatchObject({ state: 'settled', settleSignature: settle.signature, bucket: event.bucket, payout: event.payout.toString(), payoutPending: false });
       }
+      // Also the keeper that lost the request race shows the winner's request transaction.
+      await waitFor(
+        () => ([a, b].every((k) => k.keeper.records.get(wager)?.requestSignature === request.signature) ? true : undefined),
+        10_000,
+        'both records to show the request transaction',
+      );
       // The settlement was sent by one of the two keepers.
       expect([a.key.address, b.key.address]).toContain(settle.feePayer);
     }

@@ -1,0 +1,37 @@
+import { generateKeyPairSigner } from '@solana/kit';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { connectToChain } from '../../chain/rpc-connection';
+import { openDatabase } from '../../store/database';
+import { createKeeper } from '../keeper';
+
+/** A port nothing listens on: bind one, then let it go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+it('starts while its RPC is unreachable and says so in health (rpcError), instead of refusing to run', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'keeper-offline-'));
+  const db = openDatabase(join(dir, 'keeper.db'));
+  const port = await closedPort();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const keeper = createKeeper({ connection: connectToChain(rpcUrl, `ws://127.0.0.1:${port}`), signer: await generateKeyPairSigner(), db });
+  try {
+    await keeper.start();
+    const health = await keeper.health();
+    expect(health.rpcError).toContain(rpcUrl);
+    expect(health.lastTick).toBe(0);
+    expect(health.queue).toBe(0);
+  } finally {
+    await keeper.stop();
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
