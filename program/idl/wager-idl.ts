@@ -250,7 +250,12 @@ export function createWagerIdl(): RootNode {
       instruction('requestRandomness', 'Derives the seed from s*/h* and requests randomness from the oracle; pays the request fee.', [
         account('caller', 'ws'), config(), account('wager', 'w'), account('wagerFees', 'w'), account('oracleProgram', 'r'),
         account('oracleNetworkState', 'w'), account('oracleTreasury', 'w'), account('oracleRequest', 'w'), systemProgramAccount(),
-      ], [argument('sStar', u64()), argument('hStar', bytes(32)), argument('requestBump', u8(), 'Bump of the oracle request PDA')]),
+      ], [
+        argument('sStar', u64()),
+        argument('hStar', bytes(32)),
+        argument('requestBump', u8(), 'Bump of the oracle request PDA'),
+        argument('slotHashIndex', u16(), 'Where the caller saw s* in SlotHashes (a hint)'),
+      ]),
       instruction('settleWager', 'Pays out a fulfilled wager (or parks the payout); pays the settle fee.', [
         account('caller', 'ws'), config(), pool(), account('wager', 'w'), account('wagerFees', 'w'), account('payer', 'w'),
         account('paytable', 'r'), account('oracleRequest', 'r'), vault(), escrow(), account('beneficiary', 'w'),

@@ -21,6 +21,7 @@
 //   [8..16]  s*: u64
 //   [16..48] h*: [u8; 32]
 //   [48]     request_bump: u8, bump of the oracle request PDA (one hash checks it instead of a search)
+//   [49..51] slot_hash_index: u16, where the caller saw s* in SlotHashes (a hint; a wrong one costs only CU)
 #include "wager.h"
 
 typedef struct {
@@ -32,11 +33,11 @@ typedef struct {
 } WagerRandomnessRequestedEvent;
 
 /** True when s* is the first SlotHashes entry after open_slot and h* is its hash. */
-static bool is_first_slot_hash_after(u64 open_slot, u64 s_star, const u8 *h_star) {
+static bool is_first_slot_hash_after(u64 open_slot, u64 s_star, const u8 *h_star, u64 hint) {
   if (s_star <= open_slot) return false;
   u64 count = sol_slot_hashes_count();
   SolSlotHash entry;
-  i64 index = sol_slot_hashes_find(s_star, count, &entry);
+  i64 index = sol_slot_hashes_find_from(s_star, count, hint, &entry);
   if (index < 0 || !sol_bytes_eq(entry.hash, h_star, 32)) return false;
   if (s_star == open_slot + 1) return true; // nothing can lie between
   // The next older entry must be at or before the open, else a slot between them was skipped over.
@@ -66,10 +67,11 @@ ProgramResult request_randomness(SolInput *in) {
   SolAccountInfo *system_program = &in->accounts[8];
   const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
 
-  if (in->data_len != 49) return ERR_INVALID_INSTRUCTION;
+  if (in->data_len != 51) return ERR_INVALID_INSTRUCTION;
   u64 s_star = sol_read_u64(in->data + 8);
   const u8 *h_star = in->data + 16;
   u8 request_bump = in->data[48];
+  u64 slot_hash_index = sol_read_u16(in->data + 49);
 
   if (!sol_is_signer(caller)) return ERR_MISSING_SIGNATURE;
   if (!sol_is_writable(caller) || !sol_is_writable(wager_account) || !sol_is_writable(fees) ||
@@ -90,7 +92,7 @@ ProgramResult request_randomness(SolInput *in) {
   u64 now = sol_current_slot();
   if (now < w->open_slot + 2) return ERR_TOO_EARLY;
   if (now > w->open_slot + config->t_settle) return ERR_REQUEST_WINDOW_CLOSED;
-  if (!is_first_slot_hash_after(w->open_slot, s_star, h_star)) return ERR_INVALID_SLOT_HASH;
+  if (!is_first_slot_hash_after(w->open_slot, s_star, h_star, slot_hash_index)) return ERR_INVALID_SLOT_HASH;
 
   u8 seed[32], slots[16];
   sol_write_u64(slots, w->open_slot);

@@ -182,6 +182,7 @@ async function buildRequest(chain: WagerTestChain, wager: Address, choice: Reque
     sStar: choice.sStar,
     hStar: choice.hStar,
     requestBump,
+    slotHashIndex: 0, // no hint: the program walks from the newest entry, then searches
   });
   return { instruction, seed, oracleRequest };
 }

@@ -41,7 +41,7 @@ export async function getRequestRandomnessForWager(
   const programAddress = input.programAddress ?? WAGER_PROGRAM_ADDRESS;
   const picked = findFirstSlotHashAfter(input.slotHashes, input.wager.openSlot);
   if (!picked) throw new SlotHashUnavailableError(input.wager.openSlot);
-  const seed = deriveOracleSeed({ programAddress, wager: input.wagerAddress, openSlot: input.wager.openSlot, ...picked });
+  const seed = deriveOracleSeed({ programAddress, wager: input.wagerAddress, openSlot: input.wager.openSlot, sStar: picked.sStar, hStar: picked.hStar });
   const [oracleRequest, requestBump] = await findRandomnessRequestPda({ seed }, { programAddress: input.oracle.programAddress });
   const instruction = await getRequestRandomnessInstructionAsync(
     {
@@ -55,6 +55,7 @@ export async function getRequestRandomnessForWager(
       sStar: picked.sStar,
       hStar: picked.hStar,
       requestBump,
+      slotHashIndex: Math.min(picked.index, 0xffff),
     },
     { programAddress },
   );

@@ -38,7 +38,10 @@ export interface SlotHash {
  * s* and h* for a wager opened at `openSlot`: the oldest SlotHashes entry after the open, provided no
  * slot between the open and it is missing from the list (else the program refuses it too).
  */
-export function findFirstSlotHashAfter(slotHashes: readonly SlotHash[], openSlot: bigint): { sStar: bigint; hStar: Uint8Array } | null {
+export function findFirstSlotHashAfter(
+  slotHashes: readonly SlotHash[],
+  openSlot: bigint,
+): { sStar: bigint; hStar: Uint8Array; index: number } | null {
   let first: SlotHash | undefined;
   let older: SlotHash | undefined;
   for (const entry of slotHashes) {
@@ -47,5 +50,7 @@ export function findFirstSlotHashAfter(slotHashes: readonly SlotHash[], openSlot
   }
   if (!first) return null;
   if (first.slot !== openSlot + 1n && !older) return null;
-  return { sStar: first.slot, hStar: new Uint8Array(getBase58Encoder().encode(first.hash)) };
+  // Its index in the sysvar (newest first): the program's lookup starts there.
+  const index = slotHashes.filter((entry) => entry.slot > first.slot).length;
+  return { sStar: first.slot, hStar: new Uint8Array(getBase58Encoder().encode(first.hash)), index };
 }

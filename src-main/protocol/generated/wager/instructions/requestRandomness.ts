@@ -14,6 +14,8 @@ import {
   getBytesEncoder,
   getStructDecoder,
   getStructEncoder,
+  getU16Decoder,
+  getU16Encoder,
   getU64Decoder,
   getU64Encoder,
   getU8Decoder,
@@ -89,6 +91,8 @@ export type RequestRandomnessInstructionData = {
   hStar: ReadonlyUint8Array;
   /** Bump of the oracle request PDA */
   requestBump: number;
+  /** Where the caller saw s* in SlotHashes (a hint) */
+  slotHashIndex: number;
 };
 
 export type RequestRandomnessInstructionDataArgs = {
@@ -96,6 +100,8 @@ export type RequestRandomnessInstructionDataArgs = {
   hStar: ReadonlyUint8Array;
   /** Bump of the oracle request PDA */
   requestBump: number;
+  /** Where the caller saw s* in SlotHashes (a hint) */
+  slotHashIndex: number;
 };
 
 export function getRequestRandomnessInstructionDataEncoder(): FixedSizeEncoder<RequestRandomnessInstructionDataArgs> {
@@ -105,6 +111,7 @@ export function getRequestRandomnessInstructionDataEncoder(): FixedSizeEncoder<R
       ['sStar', getU64Encoder()],
       ['hStar', fixEncoderSize(getBytesEncoder(), 32)],
       ['requestBump', getU8Encoder()],
+      ['slotHashIndex', getU16Encoder()],
     ]),
     (value) => ({ ...value, discriminator: REQUEST_RANDOMNESS_DISCRIMINATOR }),
   );
@@ -116,6 +123,7 @@ export function getRequestRandomnessInstructionDataDecoder(): FixedSizeDecoder<R
     ['sStar', getU64Decoder()],
     ['hStar', fixDecoderSize(getBytesDecoder(), 32)],
     ['requestBump', getU8Decoder()],
+    ['slotHashIndex', getU16Decoder()],
   ]);
 }
 
@@ -152,6 +160,7 @@ export type RequestRandomnessAsyncInput<
   sStar: RequestRandomnessInstructionDataArgs['sStar'];
   hStar: RequestRandomnessInstructionDataArgs['hStar'];
   requestBump: RequestRandomnessInstructionDataArgs['requestBump'];
+  slotHashIndex: RequestRandomnessInstructionDataArgs['slotHashIndex'];
 };
 
 export async function getRequestRandomnessInstructionAsync<
@@ -273,6 +282,7 @@ export type RequestRandomnessInput<
   sStar: RequestRandomnessInstructionDataArgs['sStar'];
   hStar: RequestRandomnessInstructionDataArgs['hStar'];
   requestBump: RequestRandomnessInstructionDataArgs['requestBump'];
+  slotHashIndex: RequestRandomnessInstructionDataArgs['slotHashIndex'];
 };
 
 export function getRequestRandomnessInstruction<
