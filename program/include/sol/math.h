@@ -29,6 +29,10 @@ static inline SolU128 sol_mul_u64(u64 a, u64 b) {
  */
 static inline bool sol_div_u128_u64(SolU128 n, u64 d, u64 *quotient) {
   if (d == 0 || n.hi >= d) return false; // n.hi >= d means the quotient needs more than 64 bits
+  if (n.hi == 0) { // the common case (amounts times basis points fit in 64 bits): one native division
+    *quotient = n.lo / d;
+    return true;
+  }
   u64 rem = n.hi, q = 0;
   for (int i = 63; i >= 0; i--) {
     u64 carry = rem >> 63;
