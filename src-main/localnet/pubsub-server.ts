@@ -4,7 +4,6 @@
  * chain's slot and transaction events; everything is final at once on this single node.
  */
 import { isAddress, type Address } from '@solana/kit';
-import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LocalChain, SlotEvent, TransactionRecord } from './local-chain';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR } from './rpc-errors';
@@ -182,4 +181,3 @@ export function startPubSub(chain: LocalChain, options: { port: number; host?: s
   });
 }
 
-export type { Server };
