@@ -10,9 +10,8 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { ChainConnection } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
-import { TransactionFailedError, createTransactionSender, type TransactionSender } from '../chain/transaction-sender';
+import { createTransactionSender, type TransactionSender } from '../chain/transaction-sender';
 import { findNetworkStatePda } from '../protocol/generated/oracle';
-import { wagerErrorName } from '../protocol/program-errors';
 import {
   WAGER_PROGRAM_ADDRESS,
   WagerStatus,
@@ -35,12 +34,10 @@ import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequ
 import type { KeeperEvents, StepOutcome } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createLiquidityCranker } from './liquidity-cranker';
+import { createCrankSender, type CrankResult } from './crank-sender';
 import { findRequestTransaction, resolveWagerOutcome } from './outcome-resolver';
 
-export type CrankResult =
-  | { outcome: 'landed'; signature: string; slot: bigint }
-  | { outcome: 'lost' | 'skipped'; reason: string }
-  | { outcome: 'failed'; error: string };
+export type { CrankResult } from './crank-sender';
 
 export interface KeeperOptions {
   connection: ChainConnection;
@@ -81,10 +78,6 @@ export interface Keeper extends KeeperService {
  */
 export const DEFAULT_MAX_IN_FLIGHT = 128;
 
-/** Refusals meaning another keeper already did this step: the race is lost, which is normal. */
-const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'invalidLiquidityRequest']);
-/** Refusals meaning the moment is not (or no longer) right, e.g. the chain moved between read and send: skipped. */
-const TIMING_ERRORS = new Set(['notFulfilled', 'tooEarly', 'notExpired', 'requestWindowClosed', 'epochNotClosed', 'epochHasOpenWagers', 'epochNotStruck']);
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_MAX_MS = 60_000;
 const CLAIM_BACKOFF_BASE_MS = 10_000;
@@ -132,12 +125,6 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const steps = new Set<Promise<void>>();
   const abort = new AbortController();
   const timers: NodeJS.Timeout[] = [];
-  const counts = {} as Record<CrankStep, Record<StepOutcome, number>>;
-
-  const count = (step: CrankStep, outcome: StepOutcome) => {
-    counts[step] ??= { landed: 0, lost: 0, skipped: 0, failed: 0 };
-    counts[step][outcome] += 1;
-  };
 
   const change = (address: string, changes: WagerRecordChanges) => {
     const record = records.update(address, changes);
@@ -178,44 +165,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
     oracle = { programAddress: config.oracleProgram, networkState, treasury };
   };
 
-  const feeFor = (step: CrankStep): bigint => {
-    if (!config) return 0n;
-    if (step === 'request') return config.requestFee;
-    if (step === 'settle') return config.settleFee;
-    if (step === 'expire') return config.expireFee;
-    if (step === 'claim_payout') return 0n;
-    return config.liquidityFee;
-  };
-
-  /**
-   * Sends one crank and books it: earnings and counters, a `step` event, a log line. Returns how it went;
-   * a refusal meaning "someone else already did it" is `lost`, not `failed`.
-   */
-  const sendCrank = async (step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0]): Promise<CrankResult> => {
-    try {
-      const sent = await sender.send(instructions);
-      const entry = { at: new Date(now()).toISOString(), wager: subject, step, signature: sent.signature, receivedLamports: Number(feeFor(step)), feeLamports: Number(sent.feeLamports) };
-      earnings.record(entry);
-      events.emit('earnings', entry);
-      events.emit('step', { wager: subject, step, outcome: 'landed', signature: sent.signature });
-      count(step, 'landed');
-      log?.info({ subject, step, signature: sent.signature }, `${step} landed`);
-      return { outcome: 'landed', signature: sent.signature, slot: sent.slot };
-    } catch (error) {
-      const name = error instanceof TransactionFailedError && error.customCode !== undefined ? wagerErrorName(error.customCode) : undefined;
-      if (name && (RACE_ERRORS.has(name) || TIMING_ERRORS.has(name))) {
-        const outcome = RACE_ERRORS.has(name) ? 'lost' : 'skipped';
-        count(step, outcome);
-        events.emit('step', { wager: subject, step, outcome, error: name });
-        log?.debug({ subject, step, reason: name }, `${step} not needed: ${name}`);
-        return { outcome, reason: name };
-      }
-      const message = name ?? (error as Error).message;
-      count(step, 'failed');
-      events.emit('step', { wager: subject, step, outcome: 'failed', error: message });
-      return { outcome: 'failed', error: message };
-    }
-  };
+  const cranks = createCrankSender({ sender, earnings, events, config: () => config, now, log });
+  const sendCrank = cranks.send;
 
   /** Sends one step for one wager and records what happened on the wager's record. */
   const runStep = async (step: CrankStep, address: string, build: () => Promise<Parameters<TransactionSender['send']>[0]>, onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>) => {
@@ -490,7 +441,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     address: signer.address,
     tick,
     sweep,
-    counters: () => counts,
+    counters: () => cranks.counters(),
     send: (instructions) => sender.send(instructions),
     async start() {
       running = true;

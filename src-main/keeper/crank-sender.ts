@@ -1,0 +1,91 @@
+/**
+ * Sends one crank and books it: the earnings ledger (fee received, transaction fee paid), the counters,
+ * a `step` event and a log line. Classifies refusals: "another keeper already did it" is lost, "not the
+ * right moment any more" is skipped; only the rest is a failure.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
+import { wagerErrorName } from '../protocol/program-errors';
+import type { Config } from '../protocol/wager';
+import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
+import type { KeeperEvents, StepOutcome } from './keeper-events';
+
+/** Refusals meaning another keeper already did this step: the race is lost, which is normal. */
+const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'invalidLiquidityRequest']);
+/** Refusals meaning the moment is not (or no longer) right, e.g. the chain moved between read and send. */
+const TIMING_ERRORS = new Set(['notFulfilled', 'tooEarly', 'notExpired', 'requestWindowClosed', 'epochNotClosed', 'epochHasOpenWagers', 'epochNotStruck']);
+
+export type CrankResult =
+  | { outcome: 'landed'; signature: string; slot: bigint }
+  | { outcome: 'lost' | 'skipped'; reason: string }
+  | { outcome: 'failed'; error: string };
+
+export interface CrankSenderOptions {
+  sender: TransactionSender;
+  earnings: EarningsLedger;
+  events: EventEmitter<KeeperEvents>;
+  /** The program config, for the fee each step pays (undefined until the keeper read it). */
+  config: () => Config | undefined;
+  now: () => number;
+  log?: Logger;
+}
+
+export interface CrankSender {
+  send(step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0]): Promise<CrankResult>;
+  counters(): Record<CrankStep, Record<StepOutcome, number>>;
+}
+
+/** What `step` pays its caller, in lamports. */
+export function feeFor(step: CrankStep, config: Config | undefined): bigint {
+  if (!config) return 0n;
+  if (step === 'request') return config.requestFee;
+  if (step === 'settle') return config.settleFee;
+  if (step === 'expire') return config.expireFee;
+  if (step === 'claim_payout') return 0n;
+  return config.liquidityFee;
+}
+
+export function createCrankSender({ sender, earnings, events, config, now, log }: CrankSenderOptions): CrankSender {
+  const counts = {} as Record<CrankStep, Record<StepOutcome, number>>;
+  const count = (step: CrankStep, outcome: StepOutcome) => {
+    counts[step] ??= { landed: 0, lost: 0, skipped: 0, failed: 0 };
+    counts[step][outcome] += 1;
+  };
+
+  return {
+    counters: () => counts,
+    async send(step, subject, instructions) {
+      try {
+        const sent = await sender.send(instructions);
+        const entry = {
+          at: new Date(now()).toISOString(),
+          wager: subject,
+          step,
+          signature: sent.signature,
+          receivedLamports: Number(feeFor(step, config())),
+          feeLamports: Number(sent.feeLamports),
+        };
+        earnings.record(entry);
+        events.emit('earnings', entry);
+        events.emit('step', { wager: subject, step, outcome: 'landed', signature: sent.signature });
+        count(step, 'landed');
+        log?.info({ subject, step, signature: sent.signature }, `${step} landed`);
+        return { outcome: 'landed', signature: sent.signature, slot: sent.slot };
+      } catch (error) {
+        const name = error instanceof TransactionFailedError && error.customCode !== undefined ? wagerErrorName(error.customCode) : undefined;
+        if (name && (RACE_ERRORS.has(name) || TIMING_ERRORS.has(name))) {
+          const outcome = RACE_ERRORS.has(name) ? 'lost' : 'skipped';
+          count(step, outcome);
+          events.emit('step', { wager: subject, step, outcome, error: name });
+          log?.debug({ subject, step, reason: name }, `${step} not needed: ${name}`);
+          return { outcome, reason: name };
+        }
+        const message = name ?? (error as Error).message;
+        count(step, 'failed');
+        events.emit('step', { wager: subject, step, outcome: 'failed', error: message });
+        return { outcome: 'failed', error: message };
+      }
+    },
+  };
+}
