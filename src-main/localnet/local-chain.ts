@@ -53,6 +53,13 @@ export interface ExecutionResult {
   postAccounts?: Map<Address, EncodedAccount>;
 }
 
+export interface DecodedTransaction {
+  transaction: Transaction;
+  accountKeys: Address[];
+  writable: Address[];
+  blockhash: string;
+}
+
 export class ChainError extends Error {
   constructor(
     readonly kind: 'BlockhashNotFound' | 'AlreadyProcessed' | 'SignatureFailure' | 'InvalidTransaction',
@@ -180,7 +187,17 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
   }
 
   /** Decodes a wire transaction; throws ChainError('InvalidTransaction') on garbage. */
-  decode(wire: Uint8Array): { transaction: Transaction; accountKeys: Address[]; writable: Address[]; blockhash: string } {
+  /** The last transaction decoded: a send decodes the same bytes for preflight, simulation and submit. */
+  private lastDecoded: { wire: Uint8Array; decoded: DecodedTransaction } | undefined;
+
+  decode(wire: Uint8Array): DecodedTransaction {
+    if (this.lastDecoded?.wire === wire) return this.lastDecoded.decoded;
+    const decoded = this.decodeFresh(wire);
+    this.lastDecoded = { wire, decoded };
+    return decoded;
+  }
+
+  private decodeFresh(wire: Uint8Array): DecodedTransaction {
     try {
       const transaction = getTransactionDecoder().decode(wire);
       const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
