@@ -25,6 +25,9 @@ Commands:
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...}.
   serve [--port 7300] [--rpc URL | --rpc-port 8899] [--slot-ms 400] [--db FILE]
       The embedded localnet (unless --rpc), the keeper with the faucet and the /v1 API together.
+  inspect ADDRESS [--rpc URL]
+      What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
+      the randomness verifies; for a closed wager, how it ended.
   oracle-demo
       Deploys the local VRF oracle into an in-process Solana runtime (LiteSVM), requests and fulfils
       one randomness, verifies it offline and prints what happened, with compute units.
@@ -64,6 +67,7 @@ async function version(): Promise<number> {
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   localnet: async (args) => (await import('./commands/localnet-command')).localnetCommand(args),
   open: async (args) => (await import('./commands/open-command')).openCommand(args),
+  inspect: async (args) => (await import('./commands/inspect-command')).inspectCommand(args),
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
   'verify-randomness': verifyRandomnessCommand,

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resumeLocalOracle, stallLocalOracle } from '../../localnet/localnet-admin-client';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+
+const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
+const run = promisify(execFile);
+const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [bin, ...args])).stdout) as Record<string, unknown>;
+
+let localnet: Localnet;
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, slotMs: 100 });
+});
+afterAll(async () => {
+  await localnet.stop();
+});
+
+const waitFor = async (check: () => Promise<boolean>, what: string) => {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('wager-keeper inspect', () => {
+  it('explains an open wager in words, and refuses an address that is not a wager', async () => {
+    const { wager } = (await cli('open', '--rpc', localnet.rpcUrl, '--paytable', 'dice', '--amount', '2.50')) as { wager: string };
+    const report = await cli('inspect', wager, '--rpc', localnet.rpcUrl);
+    expect(report).toMatchObject({ wager, status: 'Open', paytable: 'dice', stake: '2.50', maxPayout: '14.70' });
+    expect(Number(report.expirySlot) - Number(report.openSlot)).toBe(150);
+
+    await expect(run(process.execPath, [bin, 'inspect', localnet.manifest.usdcMint, '--rpc', localnet.rpcUrl])).rejects.toMatchObject({
+      stdout: expect.stringContaining('not a wager of this service'),
+    });
+  });
+
+  it('shows a fulfilled request with its drawn bucket and whether the randomness verifies', async () => {
+    await stallLocalOracle(localnet.rpcUrl); // nobody settles here: the wager stays Requested
+    const { wager } = (await cli('open', '--rpc', localnet.rpcUrl, '--paytable', 'coin-flip', '--amount', '1.00')) as { wager: string };
+    // Crank the request by hand through the keeper's own builder, as a keeper would.
+    const { connectToChain } = await import('../../chain/rpc-connection');
+    const { createSignatureConfirmer } = await import('../../chain/signature-confirmer');
+    const { createTransactionSender } = await import('../../chain/transaction-sender');
+    const { fetchSlotHashes } = await import('../../keeper/chain-view');
+    const { getRequestRandomnessForWager, getWagerDecoder } = await import('../../protocol/wager');
+    const { keypairFromBytes } = await import('../../secrets/keypair-bytes');
+    const { address, getBase64Encoder } = await import('@solana/kit');
+    const { rpc } = connectToChain(localnet.rpcUrl, localnet.wsUrl);
+    const keeper = await keypairFromBytes(localnet.manifest.devKeys.keeper.keypair);
+    const readWager = async () => {
+      const { value } = await rpc.getAccountInfo(address(wager), { encoding: 'base64' }).send();
+      return getWagerDecoder().decode(getBase64Encoder().encode(value!.data[0]));
+    };
+    const opened = await readWager();
+    await waitFor(async () => (await rpc.getSlot().send()) >= opened.openSlot + 2n, 'open+2');
+    const { instruction } = await getRequestRandomnessForWager({
+      caller: keeper,
+      wagerAddress: address(wager),
+      wager: opened,
+      oracle: { programAddress: address(localnet.manifest.programs.oracle), networkState: address(localnet.manifest.oracle.networkState), treasury: address(localnet.manifest.oracle.treasury) },
+      slotHashes: await fetchSlotHashes(rpc),
+    });
+    const confirmer = createSignatureConfirmer(rpc, 50);
+    await createTransactionSender({ rpc, confirmer, payer: keeper, resendIntervalMs: 500 }).send([instruction]);
+    confirmer.stop();
+    expect(await cli('inspect', wager, '--rpc', localnet.rpcUrl)).toMatchObject({ status: 'Requested', randomness: 'pending' });
+
+    await resumeLocalOracle(localnet.rpcUrl);
+    await waitFor(async () => (await cli('inspect', wager, '--rpc', localnet.rpcUrl)).randomness === 'fulfilled', 'fulfilment');
+    const report = await cli('inspect', wager, '--rpc', localnet.rpcUrl);
+    expect(report).toMatchObject({ status: 'Requested', randomness: 'fulfilled', randomnessVerified: true });
+    expect([0, 1]).toContain(report.drawnBucket);
+    expect(report.payoutDue).toBe(report.drawnBucket === 1 ? '1.96' : '0.00');
+  });
+});

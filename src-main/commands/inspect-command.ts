@@ -1,0 +1,92 @@
+/**
+ * `wager-keeper inspect ADDRESS [--rpc URL]`: what the chain says about a wager, in words — for support
+ * staff answering "what happened to my bet?". An open wager shows its status, slots, amounts and oracle
+ * request (and, once fulfilled, the drawn bucket and whether the randomness verifies against the oracle's
+ * fulfilment authority); a closed one shows how it ended, read from its transactions' events.
+ */
+import { address, createSolanaRpc, getBase64Encoder, isAddress, type Address } from '@solana/kit';
+import { parseArgs } from 'node:util';
+import { decodeWagerAccount, isRequestFulfilled } from '../keeper/chain-view';
+import { resolveWagerOutcome } from '../keeper/outcome-resolver';
+import { getNetworkStateDecoder, getRandomnessV2Decoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
+import { formatUsdcAmount } from '../protocol/usdc-amount';
+import {
+  WAGER_PROGRAM_ADDRESS,
+  decodePaytableName,
+  drawBucket,
+  findConfigPda,
+  getConfigDecoder,
+  getPaytableDecoder,
+  payoutFor,
+  wagerStatusName,
+} from '../protocol/wager';
+
+async function readBytes(rpc: ReturnType<typeof createSolanaRpc>, key: Address) {
+  const { value } = await rpc.getAccountInfo(key, { encoding: 'base64' }).send();
+  // `encoded` as the keeper's chain view takes it, `data` as the decoders take it.
+  return value ? { owner: value.owner, encoded: { data: value.data, owner: value.owner }, data: getBase64Encoder().encode(value.data[0]) } : null;
+}
+
+export async function inspectCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { rpc: { type: 'string', default: 'http://127.0.0.1:8899' } } });
+  const target = positionals[0];
+  if (!target || !isAddress(target)) throw new Error('usage: wager-keeper inspect ADDRESS [--rpc URL] (ADDRESS: a wager account)');
+  const wagerAddress = address(target);
+  const rpc = createSolanaRpc(values.rpc);
+  const account = await readBytes(rpc, wagerAddress);
+  const wager = account ? decodeWagerAccount(account.encoded, WAGER_PROGRAM_ADDRESS) : null;
+
+  if (!wager) {
+    if (account) {
+      console.log(JSON.stringify({ wager: wagerAddress, found: 'an account that is not a wager of this service', owner: account.owner }));
+      return 1;
+    }
+    const outcome = await resolveWagerOutcome(rpc, wagerAddress, WAGER_PROGRAM_ADDRESS);
+    const ended =
+      outcome.kind === 'settled'
+        ? { ended: 'settled', bucket: outcome.bucket, payout: formatUsdcAmount(outcome.payout), settleSignature: outcome.signature, ...(outcome.claimSignature ? { deliveredBy: outcome.claimSignature } : {}) }
+        : outcome.kind === 'expired'
+          ? { ended: 'expired (the randomness never came; the stake stayed in the pool)', expireSignature: outcome.signature }
+          : { ended: 'unknown: no such wager, or its history is no longer available from this RPC' };
+    console.log(JSON.stringify({ wager: wagerAddress, ...ended }));
+    return 0;
+  }
+
+  const paytableBytes = await readBytes(rpc, wager.paytable);
+  const paytable = paytableBytes ? getPaytableDecoder().decode(paytableBytes.data) : null;
+  const slot = await rpc.getSlot().send();
+  const report: Record<string, unknown> = {
+    wager: wagerAddress,
+    status: wagerStatusName(wager.status),
+    paytable: paytable ? decodePaytableName(paytable.name) : wager.paytable,
+    stake: formatUsdcAmount(wager.stake),
+    maxPayout: formatUsdcAmount(wager.maxPayout),
+    beneficiary: wager.beneficiary,
+    openSlot: Number(wager.openSlot),
+    expirySlot: Number(wager.expirySlot),
+    currentSlot: Number(slot),
+  };
+  if (wager.status === 2) {
+    const configBytes = await readBytes(rpc, (await findConfigPda())[0]);
+    const oracleProgram = configBytes ? getConfigDecoder().decode(configBytes.data).oracleProgram : undefined;
+    const request = await readBytes(rpc, wager.oracleRequest);
+    const fulfilled = oracleProgram !== undefined && isRequestFulfilled(request?.encoded ?? null, oracleProgram);
+    report.oracleRequest = wager.oracleRequest;
+    report.randomness = fulfilled ? 'fulfilled' : slot > wager.expirySlot ? 'never came: the wager can be expired' : 'pending';
+    if (fulfilled && request && paytable && oracleProgram) {
+      const state = getRandomnessV2Decoder().decode(request.data).request;
+      if (state.__kind === 'Fulfilled') {
+        const bucket = drawBucket(paytable, state.randomness);
+        report.drawnBucket = bucket;
+        report.payoutDue = formatUsdcAmount(payoutFor(wager.stake, paytable.buckets[bucket]!.multiplierBps));
+        const network = await readBytes(rpc, (await findNetworkStatePda({ programAddress: oracleProgram }))[0]);
+        const authorities = network ? getNetworkStateDecoder().decode(network.data).fulfillmentAuthorities : [];
+        const verified = await Promise.all(authorities.map((authority) => verifyRandomness(authority, state.seed, state.randomness)));
+        report.randomnessVerified = verified.some(Boolean);
+      }
+    }
+  }
+  if (wager.status === 3) report.parkedPayout = `${formatUsdcAmount(wager.payout)} waiting in the escrow until the beneficiary can receive (claim_payout)`;
+  console.log(JSON.stringify(report));
+  return 0;
+}
