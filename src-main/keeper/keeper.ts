@@ -79,6 +79,7 @@ export interface Keeper extends KeeperService {
 export const DEFAULT_MAX_IN_FLIGHT = 128;
 
 const BACKOFF_BASE_MS = 2_000;
+const LIQUIDITY_PASS_INTERVAL_MS = 3_000;
 const BACKOFF_MAX_MS = 60_000;
 const CLAIM_BACKOFF_BASE_MS = 10_000;
 const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
@@ -202,6 +203,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     now,
   });
   let liquidityPass: Promise<void> | undefined;
+  let lastLiquidityPass = 0;
 
   const settleOutcome = async (signature: string) => {
     const tx = await rpc.getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
@@ -322,11 +324,15 @@ export function createKeeper(options: KeeperOptions): Keeper {
         const fulfilled = request ? isRequestFulfilled(fetchedRequests[requestAccounts.get(request)!] ?? null, oracle!.programAddress) : false;
         await advance(slot, record, wager, fulfilled, slotHashes);
       }
-      // The liquidity side runs beside the wagers and never holds up their pass.
-      liquidityPass ??= liquidity
-        .pass(slot)
-        .catch((error: Error) => log?.warn({ error: error.message }, 'liquidity pass failed'))
-        .finally(() => (liquidityPass = undefined));
+      // The liquidity side runs beside the wagers and never holds up their pass. Epochs last hundreds of
+      // slots, so every few seconds is soon enough (and spares the RPC a pool read per slot).
+      if (!liquidityPass && now() - lastLiquidityPass >= LIQUIDITY_PASS_INTERVAL_MS) {
+        lastLiquidityPass = now();
+        liquidityPass = liquidity
+          .pass(slot)
+          .catch((error: Error) => log?.warn({ error: error.message }, 'liquidity pass failed'))
+          .finally(() => (liquidityPass = undefined));
+      }
       lastTick = now();
       if (rpcError) log?.info('RPC reachable again');
       rpcError = undefined;

@@ -1,0 +1,78 @@
+import { address, generateKeyPairSigner } from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstructionAsync, getMintToInstruction } from '@solana-program/token';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import {
+  findDepositRequestPda,
+  findEpochRecordPda,
+  findPoolPda,
+  getPoolDecoder,
+  getRequestDepositInstructionAsync,
+} from '../../protocol/wager';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import { createKeeper } from '../keeper';
+import { freshDatabase, localnetParts, sendInstructions, slotPump, tempDir, usdcAccountOf, usdcBalance, waitFor } from './keeper-test-helpers';
+
+let localnet: Localnet;
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+});
+afterAll(async () => {
+  await localnet?.stop();
+});
+
+it('strikes the epoch once its close has passed and claims the LP deposit, earning both fees', async () => {
+  const { connection, rpc, keeperKey, mint } = await localnetParts(localnet);
+  const dir = await tempDir();
+  const db = freshDatabase(dir);
+  const pump = slotPump(localnet).start();
+  const keeper = createKeeper({ connection, signer: keeperKey, db });
+  try {
+    // An LP with test USDC and a share account, asking to deposit 500 USDC into the live epoch.
+    const lp = await generateKeyPairSigner();
+    localnet.chain.airdrop(lp.address, 2_000_000_000n);
+    const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
+    const source = await usdcAccountOf(mint, lp.address);
+    const shareMint = address(localnet.manifest.shareMint);
+    const shares = await usdcAccountOf(shareMint, lp.address);
+    await sendInstructions(rpc, lp, [
+      await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint, owner: lp.address }),
+      getMintToInstruction({ mint, token: source, mintAuthority, amount: 500_000_000n }),
+      await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint: shareMint, owner: lp.address }),
+    ]);
+    const readPool = async () => {
+      const { value } = await rpc.getAccountInfo((await findPoolPda())[0], { encoding: 'base64' }).send();
+      return getPoolDecoder().decode(Buffer.from(value!.data[0], 'base64'));
+    };
+    const before = await readPool();
+    const [request] = await findDepositRequestPda({ owner: lp.address, epoch: before.epoch });
+    const [epochRecord] = await findEpochRecordPda({ epoch: before.epoch });
+    await sendInstructions(rpc, lp, [await getRequestDepositInstructionAsync({ owner: lp, request, epochRecord, source, amount: 500_000_000n })]);
+
+    await keeper.start();
+    // Past the epoch's close: the keeper may strike now.
+    localnet.chain.advanceSlots(Number(before.epochCloseSlot - (await rpc.getSlot().send())) + 1);
+
+    const expectedShares = (500_000_000n * (before.totalShares + 1n)) / (before.liquidity + 1n);
+    await waitFor(async () => ((await usdcBalance(rpc, shares)) === expectedShares ? true : undefined), 30_000, 'the keeper to claim the deposit');
+    const after = await readPool();
+    expect(after.epoch).toBe(before.epoch + 1n);
+    expect(after.liquidity).toBe(before.liquidity + 500_000_000n);
+    const { value: gone } = await rpc.getAccountInfo(request, { encoding: 'base64' }).send();
+    expect(gone).toBeNull(); // the request closed, its rent back to the LP
+
+    // The chain shows the claim a moment before the keeper's confirmation books it.
+    const booked = () => db.prepare("SELECT step, received_lamports AS received FROM earnings WHERE step IN ('strike_epoch', 'claim_deposit') ORDER BY id").all();
+    const steps = await waitFor(() => (booked().length === 2 ? booked() : undefined), 10_000, 'both cranks to be booked');
+    expect(steps).toEqual([
+      { step: 'strike_epoch', received: 50_000 },
+      { step: 'claim_deposit', received: 50_000 },
+    ]);
+    expect(keeper.counters().strike_epoch?.landed).toBe(1);
+  } finally {
+    pump.stop();
+    await keeper.stop();
+    db.close();
+    await dir.remove();
+  }
+});
