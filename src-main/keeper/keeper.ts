@@ -240,6 +240,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
   };
 
   const launch = (work: () => Promise<void>) => {
+    // A pass that started before stop() (a late slot notification) must not send anything new after it.
+    if (!running) return;
     // Fix: remember each step in flight so that stop() can let it finish (see stop()).
     const step = work().catch((error: Error) => void log?.error({ error: error.message }, 'crank step crashed'));
     steps.add(step);
