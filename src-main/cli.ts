@@ -1,10 +1,12 @@
 /**
  * The `wager-keeper` command line. Each command parses its own flags with node:util parseArgs and
- * prints JSON on stdout, so scripts can read it; errors go to stderr with a non-zero exit code.
+ * prints JSON on stdout, so scripts can read it; errors go to stderr with exit code 1, usage errors (a
+ * wrong, missing or conflicting flag: UsageError or a parseArgs error) with exit code 2.
  */
 import { address, getBase16Encoder, isAddress } from '@solana/kit';
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
+import { UsageError } from './commands/cli-flags';
 import { verifyRandomness } from './protocol/oracle';
 
 const USAGE = `wager-keeper <command> [options]
@@ -14,18 +16,23 @@ Commands:
       Checks offline that the randomness of a fulfilled local-oracle request is the authority's
       ed25519 signature over the seed. Prints {"valid":true|false}; exits 1 when invalid.
   localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE]
-      Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on 8900) with both
-      programs, a test USDC mint, paytables, pool liquidity and funded dev keys; prints one JSON line
-      {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM.
-  open --rpc URL --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
-      Opens a wager on a localnet with its dev app key; prints {"wager":"<address>"}.
+      Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on --ws-port, by default
+      the RPC port + 1) with both programs, a test USDC mint, paytables, pool liquidity and funded dev keys;
+      prints one JSON line {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM.
+  open [--rpc http://127.0.0.1:8899] --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
+      Opens a wager on a localnet with its dev app key; prints {"wager":"<address>","beneficiary":"<address>"}.
+      --beneficiary: a USDC token account, or a wallet (its associated USDC account is used, created if missing).
+  oracle stall|resume|status [--rpc http://127.0.0.1:8899]
+      Stalls or resumes the oracle fulfiller of a running localnet (its admin RPC), or reports it;
+      prints {"stalled":true|false,"pending":N}.
   keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
-         [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN] [--faucet-mint MINT --faucet-authority FILE]
+         [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...}.
-  serve [--port 7300] [--rpc URL | --rpc-port 8899] [--slot-ms 400] [--db FILE]
+  serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
+        [--db FILE] [--keypair FILE] [--metrics-port N]
       The embedded localnet (unless --rpc), the keeper with the faucet and the /v1 API together.
-  inspect ADDRESS [--rpc URL]
+  inspect ADDRESS [--rpc http://127.0.0.1:8899]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; for a closed wager, how it ended.
   oracle-demo
@@ -33,9 +40,15 @@ Commands:
       one randomness, verifies it offline and prints what happened, with compute units.
   version     Prints the version.
   help        Prints this text.
+
+The /v1 API of keeper and serve binds 127.0.0.1 (this machine only); --host 0.0.0.0 (or an address) exposes
+it. Browsers get CORS headers only from --cors-origin origins (repeatable), by default only the console's
+own origin: http://127.0.0.1:<port> and http://localhost:<port>. Ports are integers 0..65535 (0: any free
+port). Exit codes: 0 done, 1 failed, 2 usage error.
 `;
 
-class UsageError extends Error {}
+/** The usage text (a test checks that it names every flag of every command). */
+export const usage = (): string => USAGE;
 
 const hexBytes = (name: string, value: string | undefined, length: number): Uint8Array => {
   if (value === undefined) throw new UsageError(`missing --${name}`);
@@ -44,8 +57,11 @@ const hexBytes = (name: string, value: string | undefined, length: number): Uint
   return new Uint8Array(getBase16Encoder().encode(clean.toLowerCase()));
 };
 
+/** The flags of `verify-randomness`. */
+export const VERIFY_RANDOMNESS_OPTIONS = { authority: { type: 'string' }, seed: { type: 'string' }, randomness: { type: 'string' } } as const;
+
 async function verifyRandomnessCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { authority: { type: 'string' }, seed: { type: 'string' }, randomness: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: VERIFY_RANDOMNESS_OPTIONS });
   if (!values.authority || !isAddress(values.authority)) throw new UsageError('--authority must be a base58 address');
   const valid = await verifyRandomness(address(values.authority), hexBytes('seed', values.seed, 32), hexBytes('randomness', values.randomness, 64));
   console.log(JSON.stringify({ valid }));
@@ -68,6 +84,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   localnet: async (args) => (await import('./commands/localnet-command')).localnetCommand(args),
   open: async (args) => (await import('./commands/open-command')).openCommand(args),
   inspect: async (args) => (await import('./commands/inspect-command')).inspectCommand(args),
+  oracle: async (args) => (await import('./commands/oracle-command')).oracleCommand(args),
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
   'verify-randomness': verifyRandomnessCommand,

@@ -11,7 +11,10 @@
  * - 404 `not found` (unknown route; also the faucet routes when no faucet is configured);
  * - 405 `method not allowed` with an Allow header;
  * - 413 `body too large` (over `maxBodyBytes`, default 16 KiB);
- * - 429 `rate limited` with Retry-After (seconds);
+ * - 429 `rate limited` with Retry-After (seconds); on POST /v1/faucet also `retryAt` (Unix ms), as every
+ *   faucet refusal carries one (spec 7.1);
+ * - 503 `cannot read the chain` with Retry-After when the keeper needed the RPC (POST /v1/wagers, GET of
+ *   an untracked wager) and the RPC failed (see chain-read-error.ts);
  * - 500 `internal error` (details go to `onInternalError`, never to the client);
  * - faucet refusals `{ error, retryAt }` with the faucet's status: 429 wallet/IP claimed within 5 minutes,
  *   503 daily limit used up, 502 transaction failed (see faucet/faucet.ts); Retry-After when retryAt is ahead.
@@ -21,7 +24,8 @@
  * rules); every other request 600/min burst 120.
  *
  * CORS: only `allowedOrigins` get Access-Control-Allow-Origin (and preflight answers); any other origin
- * gets no CORS header at all, so browsers there cannot read the answers.
+ * gets no CORS header at all, so browsers there cannot read the answers. A Set is read on every request,
+ * so a runtime can add the console's own origin once the listening port is known.
  */
 import { serve } from '@hono/node-server';
 import { isAddress, type Address } from '@solana/kit';
@@ -31,6 +35,7 @@ import { cors } from 'hono/cors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { FaucetService } from '../faucet/faucet-service';
 import type { KeeperService } from '../keeper/keeper-service';
+import { isChainReadError } from './chain-read-error';
 import { clientKey } from './client-ip';
 import { createRateLimiter, type BucketConfig } from './rate-limiter';
 
@@ -62,8 +67,12 @@ export const API_ERRORS = {
   methodNotAllowed: 'method not allowed',
   bodyTooLarge: 'body too large',
   rateLimited: 'rate limited',
+  chainUnreadable: 'cannot read the chain',
   internal: 'internal error',
 } as const;
+
+/** Retry-After (seconds) of a 503 `cannot read the chain`: the keeper's loop retries the RPC every second or so. */
+export const CHAIN_UNREADABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The 422 text of POST /v1/wagers for an account that exists but is not a wager of this service. */
 export const notAWagerError = (address: string): string =>
@@ -73,8 +82,11 @@ export interface PublicApiOptions {
   keeper: KeeperService;
   /** Test network only: without it the faucet routes do not exist (404). */
   faucet?: FaucetService;
-  /** Browser origins allowed by CORS, e.g. the console's own origin. */
-  allowedOrigins: readonly string[];
+  /**
+   * Browser origins allowed by CORS, e.g. the console's own origin. An array is copied; a Set is read on
+   * every request (the runtime adds the console's origin to it once it knows the bound port).
+   */
+  allowedOrigins: readonly string[] | ReadonlySet<string>;
   rateLimit?: Partial<RateLimitConfig>;
   /** Take the client address from X-Forwarded-For (right-most entry). Only behind a proxy you run. */
   trustProxy?: boolean;
@@ -96,7 +108,8 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   const onInternalError =
     options.onInternalError ??
     ((error, request) => console.error(`public api: ${request.method} ${request.path}:`, error));
-  const allowedOrigins = new Set(options.allowedOrigins);
+  const allowedOrigins: ReadonlySet<string> =
+    options.allowedOrigins instanceof Set ? options.allowedOrigins : new Set(options.allowedOrigins);
   const limiter = createRateLimiter(now);
   const { keeper, faucet } = options;
 
@@ -116,6 +129,10 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
 
   app.notFound((c) => fail(c, 404, API_ERRORS.notFound));
   app.onError((error, c) => {
+    // The RPC being down is not the keeper's fault and not the client's: say so and when to retry. Not
+    // reported as an internal error: the keeper's loop already logs the outage (and health shows rpcError).
+    if (isChainReadError(error))
+      return fail(c, 503, API_ERRORS.chainUnreadable, { 'Retry-After': String(CHAIN_UNREADABLE_RETRY_AFTER_SECONDS) });
     onInternalError(error, { method: c.req.method, path: c.req.path });
     return fail(c, 500, API_ERRORS.internal);
   });
@@ -149,8 +166,13 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
           ? 'faucetClaim'
           : 'read';
     const taken = limiter.take(`${routeClass} ${client}`, limits[routeClass]);
-    if (!taken.allowed)
-      return fail(c, 429, API_ERRORS.rateLimited, { 'Retry-After': retryAfterSeconds(taken.retryAfterMs) });
+    if (!taken.allowed) {
+      const headers = { 'Retry-After': retryAfterSeconds(taken.retryAfterMs) };
+      // Every faucet refusal carries retryAt (spec 7.1), this one too.
+      if (routeClass === 'faucetClaim')
+        return c.json({ error: API_ERRORS.rateLimited, retryAt: now() + taken.retryAfterMs }, 429, headers);
+      return fail(c, 429, API_ERRORS.rateLimited, headers);
+    }
     await next();
   });
 

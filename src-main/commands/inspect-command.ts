@@ -10,6 +10,7 @@ import { decodeWagerAccount, isRequestFulfilled } from '../keeper/chain-view';
 import { resolveWagerOutcome } from '../keeper/outcome-resolver';
 import { getNetworkStateDecoder, getRandomnessV2Decoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
+import { UsageError } from './cli-flags';
 import {
   WAGER_PROGRAM_ADDRESS,
   decodePaytableName,
@@ -21,6 +22,9 @@ import {
   wagerStatusName,
 } from '../protocol/wager';
 
+/** The flags of `inspect` (the usage text in cli.ts lists each; a test checks). */
+export const INSPECT_OPTIONS = { rpc: { type: 'string', default: 'http://127.0.0.1:8899' } } as const;
+
 async function readBytes(rpc: ReturnType<typeof createSolanaRpc>, key: Address) {
   const { value } = await rpc.getAccountInfo(key, { encoding: 'base64' }).send();
   // `encoded` as the keeper's chain view takes it, `data` as the decoders take it.
@@ -28,9 +32,9 @@ async function readBytes(rpc: ReturnType<typeof createSolanaRpc>, key: Address) 
 }
 
 export async function inspectCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { rpc: { type: 'string', default: 'http://127.0.0.1:8899' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: INSPECT_OPTIONS });
   const target = positionals[0];
-  if (!target || !isAddress(target)) throw new Error('usage: wager-keeper inspect ADDRESS [--rpc URL] (ADDRESS: a wager account)');
+  if (!target || !isAddress(target)) throw new UsageError('usage: wager-keeper inspect ADDRESS [--rpc URL] (ADDRESS: a wager account)');
   const wagerAddress = address(target);
   const rpc = createSolanaRpc(values.rpc);
   const account = await readBytes(rpc, wagerAddress);

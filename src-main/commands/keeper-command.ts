@@ -1,6 +1,7 @@
 /**
  * `wager-keeper keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
- *   [--priority-fee MICROLAMPORTS] [--metrics-port N] [--cors-origin ORIGIN ...]`
+ *   [--priority-fee MICROLAMPORTS] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
+ *   [--faucet-mint MINT --faucet-authority FILE]`
  * Runs the crank loop and the /v1 API against any cluster. The faucet is served only on a test network:
  * a wager-keeper localnet (its manifest names the test USDC mint authority), or a cluster other than
  * mainnet-beta given `--faucet-mint MINT --faucet-authority FILE` (the test USDC's mint authority).
@@ -10,53 +11,48 @@ import { parseArgs } from 'node:util';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { loadKeeperKey } from '../secrets/keeper-key';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
+import { integerFlag, portFlag, UsageError } from './cli-flags';
 import { DEFAULT_API_PORT, defaultDatabasePath, startKeeperRuntime, untilSignal } from './keeper-runtime';
-
-const port = (name: string, value: string | undefined, fallback: number) => {
-  const parsed = value === undefined ? fallback : Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new Error(`--${name} must be a port number`);
-  return parsed;
-};
-
-const positiveInteger = (name: string, value: string) => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`--${name} must be a positive integer`);
-  return parsed;
-};
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
 async function configuredFaucet(rpcUrl: string, mint: string | undefined, authorityFile: string | undefined) {
   if (mint === undefined && authorityFile === undefined) return undefined;
-  if (!mint || !authorityFile) throw new Error('--faucet-mint and --faucet-authority go together');
-  if (!isAddress(mint)) throw new Error('--faucet-mint must be a base58 address');
+  if (!mint || !authorityFile) throw new UsageError('--faucet-mint and --faucet-authority go together');
+  if (!isAddress(mint)) throw new UsageError('--faucet-mint must be a base58 address');
   const genesis = await createSolanaRpc(rpcUrl).getGenesisHash().send();
   if (genesis === MAINNET_GENESIS_HASH) throw new Error('the faucet only runs on a test network, and this RPC is mainnet-beta');
   return { mint: address(mint), mintAuthority: await readKeypairFile(authorityFile) };
 }
 
+/** The flags of `keeper` (the usage text in cli.ts lists each; a test checks). */
+export const KEEPER_OPTIONS = {
+  rpc: { type: 'string' },
+  ws: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  db: { type: 'string' },
+  keypair: { type: 'string' },
+  'priority-fee': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'faucet-mint': { type: 'string' },
+  'max-in-flight': { type: 'string' },
+  'faucet-authority': { type: 'string' },
+} as const;
+
 export async function keeperCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      rpc: { type: 'string' },
-      ws: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      db: { type: 'string' },
-      keypair: { type: 'string' },
-      'priority-fee': { type: 'string' },
-      'metrics-port': { type: 'string' },
-      'cors-origin': { type: 'string', multiple: true },
-      'faucet-mint': { type: 'string' },
-      'max-in-flight': { type: 'string' },
-      'faucet-authority': { type: 'string' },
-    },
-  });
-  if (!values.rpc) throw new Error('missing --rpc URL');
+  const { values } = parseArgs({ args, options: KEEPER_OPTIONS });
+  if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster to crank on)');
   const priorityFee = values['priority-fee'];
-  if (priorityFee !== undefined && !/^\d+$/.test(priorityFee)) throw new Error('--priority-fee must be micro-lamports per compute unit');
+  if (priorityFee !== undefined && !/^\d+$/.test(priorityFee)) throw new UsageError('--priority-fee must be micro-lamports per compute unit');
+  // Every flag is checked before the key is loaded or anything starts.
+  if ((values['faucet-mint'] === undefined) !== (values['faucet-authority'] === undefined))
+    throw new UsageError('--faucet-mint and --faucet-authority go together');
+  const apiPort = portFlag('port', values.port, DEFAULT_API_PORT);
+  const metricsPort = portFlag('metrics-port', values['metrics-port']);
+  const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
   const key = await loadKeeperKey({ keypairFile: values.keypair });
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   const faucet = localnet
@@ -67,12 +63,12 @@ export async function keeperCommand(args: string[]): Promise<number> {
     wsUrl: values.ws ?? localnet?.wsUrl,
     signer: key.signer,
     dbPath: values.db ?? defaultDatabasePath(),
-    apiPort: port('port', values.port, DEFAULT_API_PORT),
+    apiPort,
     apiHost: values.host,
-    metricsPort: values['metrics-port'] === undefined ? undefined : port('metrics-port', values['metrics-port'], 0),
+    metricsPort,
     priorityFeeMicroLamports: priorityFee === undefined ? undefined : BigInt(priorityFee),
     corsOrigins: values['cors-origin'],
-    maxInFlight: values['max-in-flight'] === undefined ? undefined : positiveInteger('max-in-flight', values['max-in-flight']),
+    maxInFlight,
     faucet,
   });
   console.log(
@@ -83,6 +79,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       keySource: key.source,
       rpcUrl: values.rpc,
       faucet: Boolean(faucet),
+      corsOrigins: runtime.corsOrigins,
       ...(runtime.metricsUrl ? { metrics: `${runtime.metricsUrl}/metrics` } : {}),
     }),
   );

@@ -38,9 +38,24 @@ export interface KeeperRuntimeOptions {
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
 }
 
+/**
+ * The default CORS origins (headless mode): the console's own, i.e. the origins the API is reached at
+ * on this machine: http://127.0.0.1:<bound port>, http://localhost:<bound port>, and the bound address
+ * itself when it is a specific one (not 0.0.0.0 or ::, which no browser can have as its origin).
+ * @example consoleOrigins({ url: 'http://127.0.0.1:7300', port: 7300 }) // ['http://127.0.0.1:7300', 'http://localhost:7300']
+ */
+export function consoleOrigins(api: { url: string; port: number }): string[] {
+  const origins = new Set([`http://127.0.0.1:${api.port}`, `http://localhost:${api.port}`]);
+  const bound = new URL(api.url);
+  if (bound.hostname !== '0.0.0.0' && bound.hostname !== '[::]') origins.add(bound.origin);
+  return [...origins];
+}
+
 export interface KeeperRuntime {
   keeper: Keeper;
   apiUrl: string;
+  /** The origins that get CORS headers: --cors-origin, or by default consoleOrigins() of the bound API. */
+  corsOrigins: readonly string[];
   metricsUrl?: string;
   stop(): Promise<void>;
 }
@@ -71,22 +86,26 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
         onError: (message, error) => logger.error({ error: (error as Error)?.message }, `faucet: ${message}`),
       })
     : undefined;
-  const apiPort = options.apiPort;
+  // Read by the API on every request: without --cors-origin it is filled with the console's own
+  // origins once the bound port is known (with --port 0 the requested port says nothing).
+  const allowedOrigins = new Set<string>(options.corsOrigins ?? []);
   const api = await listenPublicApi(
     createPublicApi({
       keeper,
       faucet,
-      allowedOrigins: options.corsOrigins ?? [`http://127.0.0.1:${apiPort}`, `http://localhost:${apiPort}`],
+      allowedOrigins,
       onInternalError: (error, request) => logger.error({ error: (error as Error)?.message, ...request }, 'public api error'),
     }),
-    { port: apiPort, host: options.apiHost },
+    { port: options.apiPort, host: options.apiHost },
   );
+  if (!options.corsOrigins) for (const origin of consoleOrigins(api)) allowedOrigins.add(origin);
   const operator = options.metricsPort === undefined ? undefined : await listenOperator(createOperatorApp(createKeeperMetrics(keeper)), options.metricsPort);
   logger.info({ keeper: keeper.address, api: api.url, rpc: options.rpcUrl, faucet: Boolean(faucet) }, 'keeper ready');
 
   return {
     keeper,
     apiUrl: api.url,
+    corsOrigins: [...allowedOrigins],
     metricsUrl: operator?.url,
     async stop() {
       await api.close();
@@ -97,10 +116,4 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
   };
 }
 
-/** Resolves on SIGINT or SIGTERM. */
-export function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
-}
+export { untilSignal } from './until-signal';

@@ -1,7 +1,9 @@
 /**
- * `wager-keeper serve [--port 7300] [--rpc URL | --rpc-port 8899] [--db FILE] [--slot-ms 400]`
+ * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
+ *   [--db FILE] [--keypair FILE] [--metrics-port N]`
  * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, and the
- * /v1 API; prints one ready line with `api`, `rpcUrl` and the localnet manifest.
+ * /v1 API; prints one ready line with `api`, `rpcUrl` and the localnet manifest. The API binds 127.0.0.1
+ * unless --host says otherwise; CORS as for `keeper` (by default the console's own origin).
  */
 import { address } from '@solana/kit';
 import { mkdtemp } from 'node:fs/promises';
@@ -12,25 +14,36 @@ import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { startLocalnet, type LocalnetManifest } from '../localnet/localnet';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey } from '../secrets/keeper-key';
+import { integerFlag, portFlag, UsageError } from './cli-flags';
 import { DEFAULT_API_PORT, startKeeperRuntime, untilSignal } from './keeper-runtime';
 
-export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: String(DEFAULT_API_PORT) },
-      rpc: { type: 'string' },
-      'rpc-port': { type: 'string', default: '8899' },
-      'slot-ms': { type: 'string', default: '400' },
-      db: { type: 'string' },
-      keypair: { type: 'string' },
-      'metrics-port': { type: 'string' },
-    },
-  });
-  const apiPort = Number(values.port);
-  if (!Number.isInteger(apiPort) || apiPort < 0) throw new Error('--port must be a port number');
+/** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
+export const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'cors-origin': { type: 'string', multiple: true },
+  rpc: { type: 'string' },
+  'rpc-port': { type: 'string' },
+  'slot-ms': { type: 'string' },
+  db: { type: 'string' },
+  keypair: { type: 'string' },
+  'metrics-port': { type: 'string' },
+} as const;
 
-  const localnet = values.rpc ? undefined : await startLocalnet({ rpcPort: Number(values['rpc-port']), slotMs: Number(values['slot-ms']) });
+export async function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: SERVE_OPTIONS });
+  // --rpc means "use that cluster", --rpc-port and --slot-ms shape the embedded one: never both.
+  const EMBEDDED_ONLY = { 'rpc-port': 'sets the port of the embedded localnet', 'slot-ms': 'sets the slot time of the embedded localnet' } as const;
+  for (const [name, what] of Object.entries(EMBEDDED_ONLY))
+    if (values.rpc !== undefined && values[name as keyof typeof EMBEDDED_ONLY] !== undefined)
+      throw new UsageError(`--rpc and --${name} are alternatives: --rpc uses that cluster instead of the embedded localnet, --${name} ${what}`);
+  // Every flag is checked before anything starts.
+  const apiPort = portFlag('port', values.port, DEFAULT_API_PORT);
+  const rpcPort = portFlag('rpc-port', values['rpc-port'], 8899);
+  const metricsPort = portFlag('metrics-port', values['metrics-port']);
+  const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
+
+  const localnet = values.rpc ? undefined : await startLocalnet({ rpcPort, slotMs });
   const rpcUrl = values.rpc ?? localnet!.rpcUrl;
   const manifest: LocalnetManifest | null = localnet?.manifest ?? (await fetchLocalnetManifest(rpcUrl).catch(() => null));
   // On the embedded localnet the keeper cranks with the funded dev keeper key; elsewhere with its own key.
@@ -43,13 +56,26 @@ export async function serveCommand(args: string[]): Promise<number> {
     signer,
     dbPath,
     apiPort,
-    metricsPort: values['metrics-port'] === undefined ? undefined : Number(values['metrics-port']),
+    apiHost: values.host,
+    corsOrigins: values['cors-origin'],
+    metricsPort,
     faucet: manifest ? { mint: address(manifest.usdcMint), mintAuthority: await keypairFromBytes(manifest.mintAuthority) } : undefined,
   });
   const publicManifest = manifest
     ? { programs: manifest.programs, usdcMint: manifest.usdcMint, paytables: manifest.paytables, wsUrl: manifest.wsUrl, devKeys: { app: manifest.devKeys.app } }
     : null;
-  console.log(JSON.stringify({ event: 'ready', api: runtime.apiUrl, rpcUrl, keeper: runtime.keeper.address, db: dbPath, manifest: publicManifest }));
+  console.log(
+    JSON.stringify({
+      event: 'ready',
+      api: runtime.apiUrl,
+      rpcUrl,
+      keeper: runtime.keeper.address,
+      db: dbPath,
+      corsOrigins: runtime.corsOrigins,
+      ...(runtime.metricsUrl ? { metrics: `${runtime.metricsUrl}/metrics` } : {}),
+      manifest: publicManifest,
+    }),
+  );
   const signal = await untilSignal();
   await runtime.stop();
   await localnet?.stop();

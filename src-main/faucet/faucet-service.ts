@@ -9,6 +9,7 @@ export interface FaucetStatus {
 }
 
 export type FaucetClaimResult =
+  /** `usdc`: base units sent, decimal integer; `sol`: SOL sent, decimal ("0.01"; "0" when none was sent). */
   | { ok: true; signature: string; usdc: string; sol: string }
   | { ok: false; status: number; error: string; retryAt: number };
 

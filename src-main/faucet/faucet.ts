@@ -1,7 +1,8 @@
 /**
  * The test-network faucet (spec 2.4, 4.1 rule 2, 8): 1 000 test USDC per claim, minted to the owner's
  * associated token account (created when missing), plus 0.01 SOL when the wallet holds less than
- * 0.005 SOL, at most once a day per wallet. One claim per wallet and one per IP every 5 minutes, and a
+ * 0.005 SOL, at most once a day per wallet. A successful claim reports `sol` as decimal SOL ("0.01", or
+ * "0" when none was sent); the ledger keeps lamports. One claim per wallet and one per IP every 5 minutes, and a
  * global limit of `perDay` claims per UTC day.
  *
  * A claim is decided by ONE SQLite IMMEDIATE transaction that checks the limits and inserts a reservation
@@ -51,6 +52,19 @@ export const FAUCET_ERRORS = {
 } as const;
 
 const REFUSAL_STATUS = { wallet: 429, ip: 429, daily: 503 } as const;
+
+const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+/**
+ * Lamports as a decimal SOL amount, the claim result's `sol` (spec 2.4: "SOL amount sent"): no trailing
+ * zeros, no decimal point for whole amounts.
+ * @example formatSol(10_000_000n) // "0.01"; formatSol(0n) // "0"; formatSol(1_500_000_000n) // "1.5"
+ */
+export function formatSol(lamports: bigint): string {
+  const whole = lamports / LAMPORTS_PER_SOL;
+  const fraction = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}
 
 /**
  * Sends `instructions` in one transaction (every signer is embedded in the instructions' accounts; the
@@ -139,7 +153,7 @@ export function createFaucet(options: FaucetOptions): FaucetService {
         ];
         const signature = await options.sendTransaction(instructions);
         ledger.confirm(reservation.id, signature);
-        return { ok: true, signature, usdc: grantUsdc.toString(), sol: reservation.sol.toString() };
+        return { ok: true, signature, usdc: grantUsdc.toString(), sol: formatSol(reservation.sol) };
       } catch (error) {
         // Give the slot back. (If the transaction landed after all, e.g. a confirmation timeout, the
         // wallet may claim again early: the safe side for a test faucet.)

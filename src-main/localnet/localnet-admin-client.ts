@@ -7,6 +7,7 @@ async function call<T>(rpcUrl: string, method: string, params: unknown[] = []): 
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
+  if (!response.ok) throw new Error(`${method}: HTTP ${response.status} ${response.statusText}`);
   const body = (await response.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;

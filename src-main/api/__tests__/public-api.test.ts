@@ -3,7 +3,13 @@
  * `fixedKeeper`: a small KeeperService with fixed records, because the KeeperService interface is the
  * boundary under test here. The clock is injected for the rate limits.
  */
-import { generateKeyPairSigner, type Address } from '@solana/kit';
+import {
+  generateKeyPairSigner,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_NODE_UNHEALTHY,
+  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+  SolanaError,
+  type Address,
+} from '@solana/kit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
   HealthRecord,
@@ -407,6 +413,28 @@ describe('errors outside the routes', () => {
   });
 });
 
+describe('when the keeper cannot read the chain', () => {
+  it.each([
+    ['the RPC refuses connections', () => new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })],
+    ['the RPC answers HTTP 502', () => new SolanaError(SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, { headers: new Headers(), message: 'Bad Gateway', statusCode: 502 })],
+    ['the RPC node is unhealthy', () => new SolanaError(SOLANA_ERROR__JSON_RPC__SERVER_ERROR_NODE_UNHEALTHY, { numSlotsBehind: 100 })],
+  ])('answers 503 "cannot read the chain" with Retry-After when %s, on POST and GET', async (_, error) => {
+    const reported: unknown[] = [];
+    const offline: KeeperService = {
+      submitWager: () => Promise.reject(error()),
+      lookupWager: () => Promise.reject(error()),
+      health: async () => ({ ...healthRecord, rpcError: 'http://rpc: fetch failed' }),
+    };
+    const { url } = await startApi({ keeper: offline, onInternalError: (e) => reported.push(e) });
+    for (const response of [await postJson(`${url}/v1/wagers`, { wager: wagerAddress }), await fetch(`${url}/v1/wagers/${wagerAddress}`)]) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ error: 'cannot read the chain' });
+    }
+    expect(reported).toEqual([]);
+  });
+});
+
 describe('CORS', () => {
   it("gives the console's origin Access-Control-Allow-Origin, on success and on errors", async () => {
     const { url } = await startApi();
@@ -449,6 +477,15 @@ describe('CORS', () => {
     const other = await preflight(OTHER_ORIGIN);
     expect(corsHeaders(other)).toEqual([]);
     expect(other.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('reads a Set of allowed origins on every request (an origin added after start is allowed from then on)', async () => {
+    const origins = new Set<string>();
+    const { url } = await startApi({ allowedOrigins: origins });
+    expect(corsHeaders(await fetch(`${url}/v1/health`, { headers: { origin: CONSOLE_ORIGIN } }))).toEqual([]);
+    origins.add(CONSOLE_ORIGIN);
+    const allowed = await fetch(`${url}/v1/health`, { headers: { origin: CONSOLE_ORIGIN } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(CONSOLE_ORIGIN);
   });
 
   it('keeps the CORS header on a 429 so the console can show "rate limited"', async () => {

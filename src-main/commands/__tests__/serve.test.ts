@@ -1,10 +1,17 @@
+/**
+ * `wager-keeper serve` as a person runs it: the whole service from one command, its API on 127.0.0.1 by
+ * default with CORS for its own origin only; `--host` exposes it, `--cors-origin` names other origins.
+ */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeypairWithBytes } from '../../secrets/keypair-bytes';
 
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 const run = promisify(execFile);
@@ -14,18 +21,37 @@ interface Ready {
   api: string;
   rpcUrl: string;
   keeper: string;
+  corsOrigins: string[];
   manifest: { paytables: { name: string }[]; programs: { wager: string; oracle: string } };
 }
 
 let child: ChildProcess;
 let ready: Ready;
 
+/** Starts `wager-keeper serve ARGS` and resolves with the process and its ready line. */
+async function startServe(args: string[]): Promise<{ child: ChildProcess; ready: Ready }> {
+  const started = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: started.stdout! });
+  const [first] = (await Promise.race([once(lines, 'line'), once(started, 'exit').then(() => [null])])) as [string | null];
+  lines.close();
+  if (!first) throw new Error(`serve exited before it was ready: ${stderr}`);
+  return { child: started, ready: JSON.parse(first) as Ready };
+}
+
+/** An IPv4 address of this machine other than loopback, if it has one. */
+const lanAddress = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
+
+/** The Access-Control-Allow-Origin `api` gives `origin` (null: none). */
+const allowOriginFor = async (api: string, origin: string) =>
+  (await fetch(`${api}/v1/health`, { headers: { origin } })).headers.get('access-control-allow-origin');
+
 beforeAll(async () => {
-  child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines = createInterface({ input: child.stdout! });
-  const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
-  if (!first) throw new Error('serve exited before it was ready');
-  ready = JSON.parse(first) as Ready;
+  ({ child, ready } = await startServe(['--port', '0', '--rpc-port', '0']));
 }, 60_000);
 
 afterAll(async () => {
@@ -42,6 +68,17 @@ describe('wager-keeper serve: the whole service on one machine', () => {
   it('prints one ready line with the API, the RPC and the localnet manifest', () => {
     expect(ready).toMatchObject({ event: 'ready', api: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), rpcUrl: expect.stringMatching(/^http:\/\//) });
     expect(ready.manifest.paytables.map((p) => p.name)).toEqual(['coin-flip', 'dice', 'wheel']);
+  });
+
+  it("binds 127.0.0.1 only, and gives CORS headers to its own origin at the bound port (not the requested port 0), nobody else's", async () => {
+    const { port } = new URL(ready.api);
+    expect(ready.corsOrigins.sort()).toEqual([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+    expect(await allowOriginFor(ready.api, `http://127.0.0.1:${port}`)).toBe(`http://127.0.0.1:${port}`);
+    expect(await allowOriginFor(ready.api, `http://localhost:${port}`)).toBe(`http://localhost:${port}`);
+    expect(await allowOriginFor(ready.api, 'http://127.0.0.1:0')).toBeNull();
+    expect(await allowOriginFor(ready.api, 'https://evil.example')).toBeNull();
+    const lan = lanAddress();
+    if (lan) await expect(fetch(`http://${lan}:${port}/v1/health`)).rejects.toThrow();
   });
 
   it('takes a wager opened by an app, settles it, and reports it through /v1', async () => {
@@ -70,7 +107,36 @@ describe('wager-keeper serve: the whole service on one machine', () => {
     expect(status.usdc).toBe('1000000000');
     const claim = await post('/v1/faucet', { owner: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
     expect(claim.status).toBe(200);
-    expect(await claim.json()).toMatchObject({ usdc: '1000000000', sol: '10000000' });
+    // sol is decimal SOL (spec 2.4): a new wallet gets the 0.01 SOL top-up.
+    expect(await claim.json()).toMatchObject({ usdc: '1000000000', sol: '0.01' });
+  });
+
+  it('with --host 0.0.0.0 --cors-origin ORIGIN (and --rpc: an existing localnet) serves on every interface, with CORS for that origin only; stops on SIGINT', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'serve-host-'));
+    const keypair = join(dir, 'keeper.json');
+    await writeFile(keypair, JSON.stringify([...(await generateKeypairWithBytes()).secretKey]));
+    const exposed = await startServe(['--port', '0', '--host', '0.0.0.0', '--cors-origin', 'https://app.example', '--rpc', ready.rpcUrl, '--keypair', keypair]);
+    try {
+      expect(exposed.ready.api).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+      const { port } = new URL(exposed.ready.api);
+      const local = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${local}/v1/health`)).status).toBe(200);
+      const lan = lanAddress();
+      if (lan) expect((await fetch(`http://${lan}:${port}/v1/health`)).status).toBe(200);
+      expect(exposed.ready.corsOrigins).toEqual(['https://app.example']);
+      expect(await allowOriginFor(local, 'https://app.example')).toBe('https://app.example');
+      expect(await allowOriginFor(local, local)).toBeNull();
+
+      const lines = createInterface({ input: exposed.child.stdout! });
+      const stopped = once(lines, 'line');
+      exposed.child.kill('SIGINT');
+      const [code] = (await once(exposed.child, 'exit')) as [number];
+      expect(code).toBe(0);
+      expect(JSON.parse(((await stopped) as [string])[0])).toMatchObject({ event: 'stopped', signal: 'SIGINT' });
+    } finally {
+      if (exposed.child.exitCode === null) exposed.child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops cleanly on SIGTERM', async () => {

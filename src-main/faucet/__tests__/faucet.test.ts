@@ -29,7 +29,9 @@ import { createTransactionSender } from '../../chain/transaction-sender';
 import type { SendInstructions } from '../faucet';
 
 const USDC_1000 = '1000000000';
-const SOL_0_01 = '10000000';
+/** The claim result's `sol` is decimal SOL (spec 2.4); the ledger keeps lamports. */
+const SOL_0_01 = '0.01';
+const SOL_0_01_LAMPORTS = '10000000';
 const FIVE_MINUTES = 5 * 60_000;
 const NOON = Date.UTC(2030, 0, 1, 12);
 const NEXT_MIDNIGHT = Date.UTC(2030, 0, 2);
@@ -139,7 +141,7 @@ describe('faucet claims on a real localnet', () => {
         owner,
         ip: '198.51.100.1',
         usdc: USDC_1000,
-        sol: SOL_0_01,
+        sol: SOL_0_01_LAMPORTS,
         signature: result.signature,
       },
     ]);
@@ -310,6 +312,44 @@ describe('faucet claims on a real localnet', () => {
     expect(faucet.status().remainingToday).toBe(0);
   });
 
+  it('grants exactly one of 8 simultaneous claims of one wallet from 8 IP addresses; the rest are refused for the wallet', async () => {
+    const faucet = faucetWith();
+    const owner = await newWallet();
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => faucet.claim(owner, `203.0.113.${100 + i}`)));
+
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    for (const r of results.filter((r) => !r.ok))
+      expect(r).toEqual({
+        ok: false,
+        status: 429,
+        error: 'this wallet already claimed in the last 5 minutes',
+        retryAt: NOON + FIVE_MINUTES,
+      });
+    // One transaction went out: the wallet holds one grant and one SOL top-up.
+    expect(await usdcOf(owner)).toBe(USDC_1000);
+    expect(await lamportsOf(owner)).toBe(10_000_000n);
+    expect(ledgerRows()).toHaveLength(1);
+  });
+
+  it('grants exactly one of 8 simultaneous claims from one IP address for 8 wallets; the rest are refused for the IP', async () => {
+    const faucet = faucetWith();
+    const owners = await Promise.all(Array.from({ length: 8 }, () => newWallet()));
+    const results = await Promise.all(owners.map((owner) => faucet.claim(owner, '203.0.113.200')));
+
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    for (const r of results.filter((r) => !r.ok))
+      expect(r).toEqual({
+        ok: false,
+        status: 429,
+        error: 'this IP address already claimed in the last 5 minutes',
+        retryAt: NOON + FIVE_MINUTES,
+      });
+    const balances = await Promise.all(owners.map(usdcOf));
+    expect(balances.filter((b) => b === USDC_1000)).toHaveLength(1);
+    expect(balances.filter((b) => b === null)).toHaveLength(7);
+    expect(ledgerRows()).toHaveLength(1);
+  });
+
   it('answers 502 "faucet transaction failed" when the transaction fails, and the user keeps their slot', async () => {
     const reported: string[] = [];
     const wrongAuthority = await generateKeyPairSigner();
@@ -353,7 +393,7 @@ describe('faucet routes of the public API (test network)', () => {
     server = undefined;
   });
 
-  const startApi = async (perDay: number) => {
+  const startApi = async (perDay: number, rateLimit?: Parameters<typeof createPublicApi>[0]['rateLimit']) => {
     // trustProxy: each test request names its client in X-Forwarded-For, as a proxy in front would.
     const app = createPublicApi({
       keeper: idleKeeper,
@@ -361,6 +401,7 @@ describe('faucet routes of the public API (test network)', () => {
       allowedOrigins: [],
       trustProxy: true,
       now: () => clock,
+      rateLimit,
     });
     server = await listenPublicApi(app, { port: 0 });
     return server.url;
@@ -410,6 +451,16 @@ describe('faucet routes of the public API (test network)', () => {
       error: "the faucet's daily limit is used up",
       retryAt: NEXT_MIDNIGHT,
     });
+  });
+
+  it("POST /v1/faucet over the API's request rate answers 429 \"rate limited\" with retryAt and Retry-After, like every faucet refusal", async () => {
+    const url = await startApi(7, { faucetClaim: { perMinute: 1, burst: 1 } });
+    expect((await claim(url, 'not json', '192.0.2.9')).status).toBe(400);
+    const limited = await claim(url, { owner: await newWallet() }, '192.0.2.9');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+    expect(await limited.json()).toEqual({ error: 'rate limited', retryAt: NOON + 60_000 });
+    expect(ledgerRows()).toEqual([]);
   });
 
   it('POST /v1/faucet answers 400 for a missing or bad owner or a non-JSON body, without using a claim', async () => {

@@ -1,0 +1,148 @@
+/**
+ * The public /v1 API of a real keeper whose RPC is unreachable: routes that must read the chain
+ * (POST /v1/wagers, GET of a wager the keeper does not track) answer 503 "cannot read the chain" with
+ * Retry-After, not 500, and answer normally again once the RPC is back. The keeper reaches a real
+ * localnet through a small TCP proxy the test can take down; a second keeper points at a closed port.
+ */
+import { generateKeyPairSigner, type Address } from '@solana/kit';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectToChain } from '../../chain/rpc-connection';
+import { createKeeper, type Keeper } from '../../keeper/keeper';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { openDatabase, type Database } from '../../store/database';
+import { createPublicApi, listenPublicApi, type PublicApiServer } from '../public-api';
+
+/** A TCP proxy to `targetPort` that refuses (and cuts) connections while down. */
+async function startProxy(targetPort: number) {
+  let down = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    if (down) return void client.destroy();
+    const upstream = connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const goDown = () => {
+    down = true;
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    down: goDown,
+    up: () => void (down = false),
+    close: () => new Promise<void>((resolve) => (goDown(), server.close(() => resolve()))),
+  };
+}
+
+/** A port nothing listens on: bind one, then let it go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let localnet: Localnet;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+let dir: string;
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0 });
+  proxy = await startProxy(Number(new URL(localnet.rpcUrl).port));
+  dir = await mkdtemp(join(tmpdir(), 'api-rpc-outage-'));
+}, 60_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await localnet?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+let running: { keeper: Keeper; db: Database; server: PublicApiServer } | undefined;
+afterEach(async () => {
+  proxy.up();
+  await running?.server.close();
+  await running?.keeper.stop();
+  running?.db.close();
+  running = undefined;
+});
+
+/** A keeper on `rpcUrl` (WebSocket straight to the localnet) behind the public API; internal errors collected. */
+async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string) {
+  const db = openDatabase(join(dir, `${name}.db`));
+  const keeper = createKeeper({ connection: connectToChain(rpcUrl, wsUrl), signer: await generateKeyPairSigner(), db });
+  await keeper.start();
+  const internalErrors: unknown[] = [];
+  const server = await listenPublicApi(
+    createPublicApi({ keeper, allowedOrigins: [], onInternalError: (error) => internalErrors.push(error) }),
+    { port: 0 },
+  );
+  running = { keeper, db, server };
+  return { url: server.url, internalErrors };
+}
+
+const postWager = (url: string, wager: string) =>
+  fetch(`${url}/v1/wagers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wager }) });
+
+const freshAddress = async (): Promise<Address> => (await generateKeyPairSigner()).address;
+
+async function expectChainUnreadable(response: Response) {
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('5');
+  expect(await response.json()).toEqual({ error: 'cannot read the chain' });
+}
+
+describe('the public API while the RPC is unreachable', () => {
+  it('answers 503 "cannot read the chain" with Retry-After for POST /v1/wagers and GET of an untracked wager, and answers normally once the RPC is back', async () => {
+    const { url, internalErrors } = await apiOfKeeper('proxy', proxy.url, localnet.wsUrl);
+    const nobody = await freshAddress();
+    // RPC up: the keeper reads the chain and finds no account there.
+    const before = await postWager(url, nobody);
+    expect([before.status, await before.json()]).toEqual([404, { error: 'account not found' }]);
+
+    proxy.down();
+    await expectChainUnreadable(await postWager(url, nobody));
+    await expectChainUnreadable(await fetch(`${url}/v1/wagers/${await freshAddress()}`));
+    // Health still answers (from memory) and says why.
+    const health = await fetch(`${url}/v1/health`);
+    expect(health.status).toBe(200);
+    // Invalid input is still the client's problem, whatever the RPC does.
+    const bad = await postWager(url, 'nope');
+    expect([bad.status, await bad.json()]).toEqual([400, { error: 'not a base58 address' }]);
+
+    proxy.up();
+    const after = await postWager(url, nobody);
+    expect([after.status, await after.json()]).toEqual([404, { error: 'account not found' }]);
+    const unknown = await fetch(`${url}/v1/wagers/${await freshAddress()}`);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ state: 'unknown' });
+    // An outage is not a fault of the keeper: nothing was reported as an internal error.
+    expect(internalErrors).toEqual([]);
+  });
+
+  it('answers 503 "cannot read the chain" when the RPC was never reachable (a closed port)', async () => {
+    const port = await closedPort();
+    const { url, internalErrors } = await apiOfKeeper('closed', `http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}`);
+    await expectChainUnreadable(await postWager(url, await freshAddress()));
+    await expectChainUnreadable(await fetch(`${url}/v1/wagers/${await freshAddress()}`));
+    const health = (await (await fetch(`${url}/v1/health`)).json()) as { rpcError?: string };
+    expect(health.rpcError).toContain(`127.0.0.1:${port}`);
+    expect(internalErrors).toEqual([]);
+  });
+});

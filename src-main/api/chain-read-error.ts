@@ -1,0 +1,49 @@
+/**
+ * Whether an exception thrown while answering a request means "the keeper cannot read the chain" (the
+ * RPC is unreachable, answered with an HTTP error, or answered with a JSON-RPC error), as opposed to a
+ * fault of the keeper itself. The public API answers the first with 503 `cannot read the chain` and the
+ * second with 500 `internal error`.
+ */
+import {
+  isSolanaError,
+  SOLANA_ERROR__MALFORMED_JSON_RPC_ERROR,
+  SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
+} from '@solana/kit';
+
+/** Socket-level failures under fetch (undici puts the system or undici error code on `cause.code`). */
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+]);
+
+/**
+ * @example
+ * isChainReadError(await fetch('http://127.0.0.1:1').catch((e) => e)) // true: connection refused
+ */
+export function isChainReadError(error: unknown): boolean {
+  if (isSolanaError(error)) {
+    const code = error.context.__code as number;
+    // JSON-RPC errors (-32768..-32000): the RPC answered, but not with the account.
+    return (
+      code === SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR ||
+      code === SOLANA_ERROR__MALFORMED_JSON_RPC_ERROR ||
+      (code >= -32_768 && code <= -32_000)
+    );
+  }
+  if (!(error instanceof Error)) return false;
+  // fetch rejects with TypeError('fetch failed') for every network failure; the reason is its cause.
+  if (error instanceof TypeError && error.message === 'fetch failed') return true;
+  const code = (error as { code?: unknown }).code;
+  const causeCode = (error.cause as { code?: unknown } | undefined)?.code;
+  return (
+    (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || code.startsWith('UND_ERR_'))) ||
+    (typeof causeCode === 'string' && (NETWORK_ERROR_CODES.has(causeCode) || causeCode.startsWith('UND_ERR_')))
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The command line as a user meets it: `wager-keeper help` names every flag each command accepts, and
+ * wrong flags are usage errors (exit code 2, a message naming the flag) before anything starts.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { VERIFY_RANDOMNESS_OPTIONS } from '../../cli';
+import { INSPECT_OPTIONS } from '../inspect-command';
+import { KEEPER_OPTIONS } from '../keeper-command';
+import { LOCALNET_OPTIONS } from '../localnet-command';
+import { OPEN_OPTIONS } from '../open-command';
+import { ORACLE_OPTIONS } from '../oracle-command';
+import { SERVE_OPTIONS } from '../serve-command';
+
+const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
+
+const cli = (...args: string[]) => {
+  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+/** The lines of `help` that describe `command`: its line up to the next command's line. */
+function usageBlock(help: string, command: string): string {
+  const lines = help.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`);
+  if (start < 0) throw new Error(`help does not list ${command}`);
+  const end = lines.findIndex((line, i) => i > start && /^ {2}[a-z]/.test(line));
+  return lines.slice(start, end < 0 ? undefined : end).join('\n');
+}
+
+describe('wager-keeper help', () => {
+  let help: ReturnType<typeof cli>;
+  beforeAll(() => {
+    help = cli('help');
+  });
+
+  it.each([
+    ['serve', SERVE_OPTIONS],
+    ['keeper', KEEPER_OPTIONS],
+    ['localnet', LOCALNET_OPTIONS],
+    ['open', OPEN_OPTIONS],
+    ['oracle', ORACLE_OPTIONS],
+    ['inspect', INSPECT_OPTIONS],
+    ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
+  ] as const)('lists every flag of %s', (command, options) => {
+    expect(help.code).toBe(0);
+    const block = usageBlock(help.stdout, command);
+    for (const flag of Object.keys(options)) expect(block, `${command} --${flag}`).toMatch(new RegExp(`--${flag}\\b`));
+  });
+
+  it('says the API binds 127.0.0.1 unless --host is given', () => {
+    expect(help.stdout).toMatch(/binds 127\.0\.0\.1/);
+    expect(help.stdout).toMatch(/--host 0\.0\.0\.0/);
+  });
+});
+
+describe('usage errors: exit code 2 and a message naming the flag, before anything starts', () => {
+  it.each([
+    [['serve', '--rpc', 'http://127.0.0.1:1', '--rpc-port', '9000'], /--rpc and --rpc-port are alternatives/],
+    [['serve', '--rpc', 'http://127.0.0.1:1', '--slot-ms', '100'], /--rpc and --slot-ms are alternatives/],
+    [['serve', '--port', '70000'], /--port must be a port number, an integer from 0 to 65535 \(got '70000'\)/],
+    [['serve', '--port', '1.5'], /--port must be a port number/],
+    [['serve', '--rpc-port', 'abc'], /--rpc-port must be a port number/],
+    [['serve', '--metrics-port', '65536'], /--metrics-port must be a port number/],
+    [['localnet', '--rpc-port', '65536'], /--rpc-port must be a port number/],
+    [['localnet', '--ws-port', 'x'], /--ws-port must be a port number/],
+    [['localnet', '--slot-ms', '5'], /--slot-ms must be an integer >= 10/],
+    [['keeper'], /missing --rpc URL/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--port', '99999'], /--port must be a port number/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--metrics-port', '-'], /--metrics-port must be a port number/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--faucet-mint', '11111111111111111111111111111111'], /--faucet-mint and --faucet-authority go together/],
+    [['open', '--amount', '1.00'], /missing --paytable/],
+    [['oracle', 'pause'], /usage: wager-keeper oracle stall\|resume\|status/],
+    [['serve', '--no-such-flag'], /Unknown option '--no-such-flag'/],
+  ])('wager-keeper %j', (args, message) => {
+    const { code, stderr, stdout } = cli(...args);
+    expect(stderr).toMatch(message);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * What the commands share for their flags: the usage error (the CLI exits 2 for it, 1 for a failure)
+ * and the checks of port numbers and other integers, so every command words them the same way.
+ */
+
+/** A command line the command cannot run with: wrong, missing or conflicting flags. Exit code 2. */
+export class UsageError extends Error {}
+
+/**
+ * A TCP port flag: an integer 0..65535 (0 = any free port); `fallback` when the flag is absent.
+ * @example portFlag('port', '7300', 7300) // 7300; portFlag('port', '70000', 7300) // throws UsageError
+ */
+export function portFlag(name: string, value: string | undefined, fallback: number): number;
+export function portFlag(name: string, value: string | undefined): number | undefined;
+export function portFlag(name: string, value: string | undefined, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const parsed = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isInteger(parsed) || parsed > 65_535)
+    throw new UsageError(`--${name} must be a port number, an integer from 0 to 65535 (got '${value}')`);
+  return parsed;
+}
+
+/** An integer flag of at least `min`; `fallback` when absent. */
+export function integerFlag(name: string, value: string | undefined, min: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min) throw new UsageError(`--${name} must be an integer >= ${min} (got '${value}')`);
+  return parsed;
+}
