@@ -16,14 +16,17 @@ import { Clock, LiteSVM, type FailedTransactionMetadata, type TransactionMetadat
 import { EventEmitter } from 'node:events';
 import { INSTRUCTION_ERROR_NAMES, TRANSACTION_ERROR_NAMES } from '../chain/runtime-error-names';
 import { verifyTransactionSignatures } from './signature-verification';
+import { mintDecimalsReader, tokenBalanceOf, type TokenBalance } from './spl-token-views';
+import { messageFee, transactionFee, type TransactionFee } from './transaction-fees';
 
 /** Blockhashes stay valid for this many blocks, as on a validator. */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150n;
 const MAX_SLOT_HASHES = 512;
 const DEFAULT_SLOT_MS = 400;
 const HISTORY_LIMIT = 50_000;
-/** LiteSVM's (and mainnet's) base fee. */
-export const LAMPORTS_PER_SIGNATURE = 5_000n;
+/** getRecentPrioritizationFees covers this many slots (a validator's prioritization fee cache). */
+const PRIORITY_FEE_SLOTS = 150n;
+export { LAMPORTS_PER_SIGNATURE } from './transaction-fees';
 
 /** A transaction error as a validator's JSON-RPC reports it, e.g. {"InstructionError":[0,{"Custom":6014}]}. */
 export type TransactionErrorJson = string | Record<string, unknown>;
@@ -33,15 +36,26 @@ export interface TransactionRecord {
   slot: bigint;
   blockTime: number;
   err: TransactionErrorJson | null;
+  /** What the fee payer was charged (signatures, precompile signatures, priority fee). */
   fee: bigint;
+  feeDetails: TransactionFee;
   accountKeys: Address[];
   writable: Address[];
   preBalances: bigint[];
   postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  innerInstructions: InnerInstructions[];
   logMessages: string[];
   computeUnitsConsumed: bigint;
   returnData: { programId: Address; data: Uint8Array } | null;
   wireTransaction: Uint8Array;
+}
+
+/** The instructions invoked by top-level instruction `index` (CPIs), as getTransaction's meta lists them. */
+export interface InnerInstructions {
+  index: number;
+  instructions: { programIdIndex: number; accounts: number[]; data: Uint8Array; stackHeight: number }[];
 }
 
 export interface ExecutionResult {
@@ -58,6 +72,9 @@ export interface DecodedTransaction {
   accountKeys: Address[];
   writable: Address[];
   blockhash: string;
+  /** Indexes of the account keys that top-level instructions invoke (program ids). */
+  invoked: Set<number>;
+  fee: TransactionFee;
 }
 
 export class ChainError extends Error {
@@ -80,11 +97,19 @@ export interface LocalChainEvents {
   transaction: [TransactionRecord];
 }
 
+/** What the status cache keeps of a processed transaction. */
+export interface TransactionStatus {
+  slot: bigint;
+  err: TransactionErrorJson | null;
+}
+
 export interface LocalChainOptions {
   /** Slot length in ms (default 400). */
   slotMs?: number;
   /** When true the clock only moves with advanceSlots() (tests). */
   manualSlots?: boolean;
+  /** Transactions kept for getTransaction and getSignaturesForAddress (default 50 000). */
+  historyLimit?: number;
 }
 
 function errorJson(result: FailedTransactionMetadata): TransactionErrorJson {
@@ -105,19 +130,44 @@ function errorJson(result: FailedTransactionMetadata): TransactionErrorJson {
 
 const toAddress = (bytes: Uint8Array) => getBase58Decoder().decode(bytes) as Address;
 
+
+/** Inner instructions as LiteSVM reports them (one list per top-level instruction), empty lists left out as a validator does. */
+function innerInstructionsOf(meta: TransactionMetadata): InnerInstructions[] {
+  return meta
+    .innerInstructions()
+    .map((list, index) => ({
+      index,
+      instructions: list.map((inner) => {
+        const instruction = inner.instruction();
+        return { programIdIndex: instruction.programIdIndex(), accounts: Array.from(instruction.accounts()), data: instruction.data(), stackHeight: inner.stackHeight() };
+      }),
+    }))
+    .filter((entry) => entry.instructions.length > 0);
+}
+
 export class LocalChain extends EventEmitter<LocalChainEvents> {
   readonly svm: LiteSVM;
   readonly slotMs: number;
   readonly genesisSlot: bigint;
+  private readonly historyLimit: number;
   private timer: NodeJS.Timeout | undefined;
   private readonly blockhashes = new Map<string, bigint>(); // blockhash -> last valid block height
+  /**
+   * A validator's status cache: the signatures processed per blockhash (with slot and error), kept
+   * while the blockhash is valid. Duplicates are refused from here, not from `history`, whose cap could
+   * drop a signature that can still land (50 000 at 1 000 tx/s is 50 s; a blockhash lives ~60 s).
+   */
+  private readonly statusCache = new Map<string, Map<string, TransactionStatus>>();
   private readonly history = new Map<string, TransactionRecord>();
-  private readonly byAddress = new Map<string, string[]>(); // address -> signatures, oldest first
+  private readonly byAddress = new Map<string, string[]>(); // address -> signatures in history, oldest first
   private transactionCount = 0n;
+  /** Lowest compute-unit price of the transactions of each recent slot (getRecentPrioritizationFees). */
+  private readonly slotPriorityFees = new Map<bigint, bigint>();
 
   constructor(options: LocalChainOptions = {}) {
     super();
     this.slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
+    this.historyLimit = options.historyLimit ?? HISTORY_LIMIT;
     // Signatures and blockhashes are checked here, with a validator's rules (any of the last 150
     // blockhashes), instead of LiteSVM's "latest blockhash only".
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
@@ -174,6 +224,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       this.svm.setSlotHashes(hashes.slice(0, MAX_SLOT_HASHES));
       this.svm.expireBlockhash();
       this.rememberBlockhash();
+      this.slotPriorityFees.delete(next - PRIORITY_FEE_SLOTS);
       this.emit('slot', { slot: next, parent: finished, root: next });
     }
   }
@@ -182,14 +233,16 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     const height = this.blockHeight();
     this.blockhashes.set(this.svm.latestBlockhash(), height + BLOCKHASH_VALIDITY_BLOCKS);
     for (const [blockhash, lastValid] of this.blockhashes) {
+      // A transaction on an expired blockhash is refused before the status cache is asked.
+      if (lastValid < height) this.statusCache.delete(blockhash);
       if (lastValid + BLOCKHASH_VALIDITY_BLOCKS < height) this.blockhashes.delete(blockhash);
     }
   }
 
-  /** Decodes a wire transaction; throws ChainError('InvalidTransaction') on garbage. */
   /** The last transaction decoded: a send decodes the same bytes for preflight, simulation and submit. */
   private lastDecoded: { wire: Uint8Array; decoded: DecodedTransaction } | undefined;
 
+  /** Decodes a wire transaction; throws ChainError('InvalidTransaction') on garbage. */
   decode(wire: Uint8Array): DecodedTransaction {
     if (this.lastDecoded?.wire === wire) return this.lastDecoded.decoded;
     const decoded = this.decodeFresh(wire);
@@ -206,10 +259,25 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       const writable = keys.filter((_, i) =>
         i < numSignerAccounts ? i < numSignerAccounts - numReadonlySignerAccounts : i < keys.length - numReadonlyNonSignerAccounts,
       );
-      return { transaction, accountKeys: [...keys], writable, blockhash: message.lifetimeToken };
+      const instructions = (message as { instructions?: readonly { programAddressIndex: number }[] }).instructions ?? [];
+      return {
+        transaction,
+        accountKeys: [...keys],
+        writable,
+        blockhash: message.lifetimeToken,
+        invoked: new Set(instructions.map((ix) => ix.programAddressIndex)),
+        fee: messageFee(message),
+      };
     } catch (error) {
-      throw new ChainError('InvalidTransaction', `failed to deserialize transaction: ${(error as Error).message}`);
+      // The message a validator gives for bytes bincode cannot read (Agave rpc.rs decode_and_deserialize).
+      throw new ChainError('InvalidTransaction', `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(error as Error).message}`);
     }
+  }
+
+  /** True when the status cache holds this transaction's signature (it would be refused as AlreadyProcessed). */
+  isProcessed(decoded: DecodedTransaction): boolean {
+    const signature = Object.values(decoded.transaction.signatures)[0];
+    return signature ? (this.statusCache.get(decoded.blockhash)?.has(getBase58Decoder().decode(signature)) ?? false) : false;
   }
 
   /** Runs a transaction without committing it. */
@@ -236,40 +304,76 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
   }
 
   /**
+   * Lamports and SPL Token balances of a transaction's accounts. Program accounts (invoked keys) and
+   * sysvars are only asked for their balance: a validator skips programs for token balances, and
+   * neither can be a token account (their data can be large to copy).
+   */
+  private balancesOf(accountKeys: Address[], invoked: Set<number>): { lamports: bigint[]; tokens: TokenBalance[] } {
+    const lamports: bigint[] = [];
+    const tokens: TokenBalance[] = [];
+    const decimalsOf = mintDecimalsReader((key) => {
+      const account = this.svm.getAccount(key);
+      return account.exists ? account : null;
+    });
+    accountKeys.forEach((key, index) => {
+      if (invoked.has(index) || key.startsWith('Sysvar')) {
+        lamports.push(this.svm.getBalance(key) ?? 0n);
+        return;
+      }
+      const account = this.svm.getAccount(key);
+      lamports.push(account.exists ? account.lamports : 0n);
+      const balance = account.exists ? tokenBalanceOf(index, account, decimalsOf) : null;
+      if (balance) tokens.push(balance);
+    });
+    return { lamports, tokens };
+  }
+
+  /**
    * Executes a transaction now (arrival order), records it and returns its signature. Refuses before
-   * execution what a validator refuses before a block: bad signatures, unknown or expired blockhash,
-   * a signature already processed.
+   * execution what a validator refuses before a block, in a validator's order: bad signatures
+   * (sigverify), then an unknown or expired blockhash, then a signature already processed.
    */
   submit(wire: Uint8Array, options: { signaturesVerified?: boolean } = {}): TransactionRecord {
-    const { transaction, accountKeys, writable, blockhash } = this.decode(wire);
+    const { transaction, accountKeys, writable, blockhash, invoked, fee } = this.decode(wire);
     const signature = getBase58Decoder().decode(Object.values(transaction.signatures)[0] ?? new Uint8Array(64));
-    if (this.history.has(signature)) throw new ChainError('AlreadyProcessed', 'This transaction has already been processed');
     // A preflight that just verified the same bytes need not do it twice.
     if (!options.signaturesVerified && !verifyTransactionSignatures(transaction)) {
       throw new ChainError('SignatureFailure', 'Transaction signature verification failure');
     }
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('BlockhashNotFound', 'Blockhash not found');
+    if (this.statusCache.get(blockhash)?.has(signature)) throw new ChainError('AlreadyProcessed', 'This transaction has already been processed');
 
-    const preBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
+    const before = this.balancesOf(accountKeys, invoked);
     const result = this.svm.sendTransaction(transaction);
     const meta = 'err' in result ? result.meta() : result;
-    const postBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
-    const fee = LAMPORTS_PER_SIGNATURE * BigInt(Object.keys(transaction.signatures).length);
+    const after = this.balancesOf(accountKeys, invoked);
+    // A failed transaction leaves nothing but the fee payer's fee, and LiteSVM charges none when the
+    // payer cannot pay it (a validator would drop that transaction): the payer's loss is the fee.
+    const charged = 'err' in result ? before.lamports[0]! - after.lamports[0]! : fee.total;
     const record: TransactionRecord = {
       signature,
       slot: this.slot(),
       blockTime: Math.floor(Date.now() / 1000),
       err: 'err' in result ? errorJson(result) : null,
-      fee,
+      fee: charged > 0n ? charged : 0n,
+      feeDetails: fee,
       accountKeys,
       writable,
-      preBalances,
-      postBalances,
+      preBalances: before.lamports,
+      postBalances: after.lamports,
+      preTokenBalances: before.tokens,
+      postTokenBalances: after.tokens,
+      innerInstructions: innerInstructionsOf(meta),
       logMessages: meta.logs(),
       computeUnitsConsumed: meta.computeUnitsConsumed(),
       returnData: this.returnDataOf(meta),
       wireTransaction: wire,
     };
+    const processed = this.statusCache.get(blockhash) ?? new Map<string, TransactionStatus>();
+    processed.set(signature, { slot: record.slot, err: record.err });
+    this.statusCache.set(blockhash, processed);
+    const lowest = this.slotPriorityFees.get(record.slot);
+    if (lowest === undefined || fee.computeUnitPrice < lowest) this.slotPriorityFees.set(record.slot, fee.computeUnitPrice);
     this.remember(record);
     this.emit('transaction', record);
     return record;
@@ -283,14 +387,43 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       list.push(record.signature);
       this.byAddress.set(key, list);
     }
-    if (this.history.size > HISTORY_LIMIT) {
-      const oldest = this.history.keys().next().value;
-      if (oldest) this.history.delete(oldest);
+    if (this.history.size > this.historyLimit) {
+      const oldest = this.history.values().next().value;
+      if (oldest) this.forget(oldest);
     }
+  }
+
+  /** Drops the oldest record from history and from the address index, so both stay bounded. */
+  private forget(record: TransactionRecord): void {
+    this.history.delete(record.signature);
+    for (const key of new Set(record.accountKeys)) {
+      const list = this.byAddress.get(key);
+      if (!list) continue;
+      // History is evicted oldest first, so the record is at the head of each of its lists.
+      if (list[0] === record.signature) list.shift();
+      else list.splice(list.indexOf(record.signature) >>> 0, 1);
+      if (list.length === 0) this.byAddress.delete(key);
+    }
+  }
+
+  /** Sizes of what the chain keeps per transaction (all bounded: history by its limit, the rest by blockhash expiry). */
+  retained(): { history: number; indexedAddresses: number; statusCacheSignatures: number } {
+    let statusCacheSignatures = 0;
+    for (const signatures of this.statusCache.values()) statusCacheSignatures += signatures.size;
+    return { history: this.history.size, indexedAddresses: this.byAddress.size, statusCacheSignatures };
   }
 
   processedTransactionCount(): bigint {
     return this.transactionCount;
+  }
+
+  /** The lowest compute-unit price paid in each of the last 150 slots, oldest first (0 for a slot without one). */
+  recentPrioritizationFees(): { slot: bigint; prioritizationFee: bigint }[] {
+    const slot = this.slot();
+    const first = slot - PRIORITY_FEE_SLOTS + 1n > this.genesisSlot ? slot - PRIORITY_FEE_SLOTS + 1n : this.genesisSlot;
+    const fees = [];
+    for (let s = first; s <= slot; s++) fees.push({ slot: s, prioritizationFee: this.slotPriorityFees.get(s) ?? 0n });
+    return fees;
   }
 
   /** Sends `lamports` from the built-in faucet, recorded like any transaction. */
@@ -298,16 +431,21 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     const before = this.svm.getBalance(address) ?? 0n;
     const result = this.svm.airdrop(address, lamports as never);
     if (!result || 'err' in result) throw new ChainError('InvalidTransaction', `airdrop failed: ${result ? result.toString() : 'no result'}`);
+    const fee = transactionFee(1, []);
     const record: TransactionRecord = {
       signature: getBase58Decoder().decode(result.signature()),
       slot: this.slot(),
       blockTime: Math.floor(Date.now() / 1000),
       err: null,
-      fee: LAMPORTS_PER_SIGNATURE,
+      fee: fee.total,
+      feeDetails: fee,
       accountKeys: [address],
       writable: [address],
       preBalances: [before],
       postBalances: [this.svm.getBalance(address) ?? 0n],
+      preTokenBalances: [],
+      postTokenBalances: [],
+      innerInstructions: [],
       logMessages: result.logs(),
       computeUnitsConsumed: result.computeUnitsConsumed(),
       returnData: null,
@@ -320,6 +458,17 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
 
   getTransaction(signature: string): TransactionRecord | undefined {
     return this.history.get(signature);
+  }
+
+  /** The status of a processed transaction: from history, else (evicted from it) from the status cache, as a validator answers. */
+  signatureStatus(signature: string): TransactionStatus | undefined {
+    const record = this.history.get(signature);
+    if (record) return { slot: record.slot, err: record.err };
+    for (const processed of this.statusCache.values()) {
+      const status = processed.get(signature);
+      if (status) return status;
+    }
+    return undefined;
   }
 
   /** Signatures that touched `address`, newest first. */

@@ -14,23 +14,38 @@ import {
   type Address,
   type ReadonlyUint8Array,
 } from '@solana/kit';
-import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { ChainError, LAMPORTS_PER_SIGNATURE, type LocalChain, type TransactionRecord } from './local-chain';
+import { getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { ChainError, type DecodedTransaction, type LocalChain, type TransactionRecord, type TransactionStatus } from './local-chain';
 import {
   RPC_INVALID_REQUEST,
   RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   RpcError,
+  describeTransactionError,
   invalidParams,
 } from './rpc-errors';
+import {
+  decodeMint,
+  decodeTokenAccount,
+  isTokenProgram,
+  mintDecimalsReader,
+  NATIVE_MINT,
+  parsedTokenData,
+  uiTokenAmount,
+  type MintDecimals,
+} from './spl-token-views';
+import { verifyTransactionSignatures } from './signature-verification';
+import { messageFee } from './transaction-fees';
+
+export { formatUnits } from './spl-token-views';
 
 export const RPC_API_VERSION = '2.3.0';
 /** Agave cost model: per signature and per writable account. */
 const SIGNATURE_COST = 720n;
 const WRITE_LOCK_COST = 300n;
-/** Signatures of a recorded transaction (its fee is 5 000 lamports per signature). */
-const signatureCount = (record: TransactionRecord) => Number(record.fee / LAMPORTS_PER_SIGNATURE);
 const MAX_BASE58_ACCOUNT_BYTES = 128;
+/** Agave's MAX_GET_CONFIRMED_SIGNATURES_FOR_ADDRESS2_LIMIT. */
+const MAX_SIGNATURES_LIMIT = 1000;
 
 type Params = unknown[];
 type Config = Record<string, unknown>;
@@ -80,8 +95,13 @@ interface StoredAccount {
   space: bigint;
 }
 
-/** An account as getAccountInfo shows it, in the requested encoding and data slice. */
-function encodeAccount(account: StoredAccount, config: Config) {
+/**
+ * An account as getAccountInfo shows it, in the requested encoding and data slice. `jsonParsed` parses
+ * SPL Token accounts and mints (`decimalsOf` reads a token account's mint) and falls back to base64
+ * for anything else, as a validator does.
+ */
+function encodeAccount(account: StoredAccount, config: Config, decimalsOf?: MintDecimals) {
+  const parsed = config.encoding === 'jsonParsed' && decimalsOf ? parsedTokenData(account, decimalsOf) : null;
   const slice = configOf(config.dataSlice);
   let data = Uint8Array.from(account.data);
   if (config.dataSlice !== undefined) {
@@ -90,8 +110,9 @@ function encodeAccount(account: StoredAccount, config: Config) {
   }
   const encoding = config.encoding ?? 'binary';
   let encoded: unknown;
-  if (encoding === 'base64' || encoding === 'jsonParsed') {
-    // jsonParsed: a validator falls back to base64 for data it cannot parse; we parse none.
+  if (parsed) {
+    encoded = parsed;
+  } else if (encoding === 'base64' || encoding === 'jsonParsed') {
     encoded = [getBase64Decoder().decode(data), 'base64'];
   } else if (encoding === 'base58' || encoding === 'binary') {
     if (data.length > MAX_BASE58_ACCOUNT_BYTES) {
@@ -111,6 +132,14 @@ function encodeAccount(account: StoredAccount, config: Config) {
     rentEpoch: 18_446_744_073_709_551_615n,
     space: BigInt(account.data.length),
   };
+}
+
+/** Agave's check_slice_and_encoding, for requests (PubSub notifications just ignore the slice when parsing). */
+function checkSliceAndEncoding(config: Config): Config {
+  if (config.encoding === 'jsonParsed' && config.dataSlice !== undefined) {
+    throw new RpcError(RPC_INVALID_REQUEST, 'Sliced account data can only be encoded using binary (base 58) or base64 encoding.');
+  }
+  return config;
 }
 
 function matchesFilters(data: ReadonlyUint8Array, filters: unknown): boolean {
@@ -139,7 +168,7 @@ function matchesFilters(data: ReadonlyUint8Array, filters: unknown): boolean {
   return true;
 }
 
-function statusOf(record: TransactionRecord) {
+function statusOf(record: TransactionStatus) {
   return {
     slot: record.slot,
     confirmations: null,
@@ -149,25 +178,13 @@ function statusOf(record: TransactionRecord) {
   };
 }
 
-/** Renders a validator's "Transaction simulation failed: ..." text for an error. */
-function describeTransactionError(err: unknown): string {
-  if (typeof err === 'string') {
-    const known: Record<string, string> = {
-      BlockhashNotFound: 'Blockhash not found',
-      AlreadyProcessed: 'This transaction has already been processed',
-      InsufficientFundsForFee: 'Attempt to debit an account but found no record of a prior credit.',
-      AccountNotFound: 'Attempt to debit an account but found no record of a prior credit.',
-    };
-    return known[err] ?? err;
-  }
-  const instructionError = (err as { InstructionError?: [number, unknown] }).InstructionError;
-  if (instructionError) {
-    const [index, inner] = instructionError;
-    const custom = (inner as { Custom?: number }).Custom;
-    const reason = custom !== undefined ? `custom program error: 0x${custom.toString(16)}` : String(inner);
-    return `Error processing Instruction ${index}: ${reason}`;
-  }
-  return JSON.stringify(err);
+/** Reads accounts of the chain (null when missing) and the decimals of mints through it. */
+function chainReader(chain: LocalChain) {
+  const read = (key: Address): StoredAccount | null => {
+    const account = chain.svm.getAccount(key);
+    return account.exists ? account : null;
+  };
+  return { read, decimalsOf: mintDecimalsReader(read) };
 }
 
 /**
@@ -178,69 +195,156 @@ export function programAccountEntry(chain: LocalChain, key: Address, program: Ad
   const account = chain.svm.getAccount(key);
   const config = configOf(rawConfig);
   if (!account.exists || account.programAddress !== program || !matchesFilters(account.data, config.filters)) return null;
-  return { pubkey: key, account: encodeAccount(account, config) };
+  return { pubkey: key, account: encodeAccount(account, config, chainReader(chain).decimalsOf) };
 }
+
+/** The `accounts` option of simulateTransaction, checked as Agave's rpc.rs does. */
+function simulationAccountsRequest(value: unknown, decoded: DecodedTransaction) {
+  if (value === undefined || value === null) return null;
+  const config = configOf(value);
+  const encoding = config.encoding ?? 'base64';
+  if (encoding === 'binary' || encoding === 'base58') throw invalidParams('base58 encoding not supported');
+  if (encoding !== 'base64' && encoding !== 'base64+zstd' && encoding !== 'jsonParsed') {
+    throw invalidParams(`Invalid param: unsupported encoding: ${String(encoding)}`);
+  }
+  if (encoding === 'base64+zstd') throw invalidParams('Invalid param: base64+zstd encoding is not supported by this localnet');
+  const addresses = Array.isArray(config.addresses) ? config.addresses : [];
+  // The account keys of the transaction bound the request (no lookup tables are resolved here).
+  const max = decoded.accountKeys.length;
+  if (addresses.length > max) throw invalidParams(`Too many accounts provided; max ${max}`);
+  return { encoding, addresses: addresses.map((a) => addressParam(a)) };
+}
+
+/** Agave's UiInnerInstructions in `json` encoding. */
+const innerInstructionsJson = (record: TransactionRecord) =>
+  record.innerInstructions.map(({ index, instructions }) => ({
+    index,
+    instructions: instructions.map((ix) => ({
+      programIdIndex: ix.programIdIndex,
+      accounts: ix.accounts,
+      data: getBase58Decoder().decode(ix.data),
+      stackHeight: ix.stackHeight,
+    })),
+  }));
 
 export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
   const context = () => ({ slot: chain.slot(), apiVersion: RPC_API_VERSION });
   const withContext = (value: unknown) => ({ context: context(), value });
-  const readAccount = (key: Address): StoredAccount | null => {
-    const account = chain.svm.getAccount(key);
-    return account.exists ? account : null;
-  };
+  const { read: readAccount, decimalsOf } = chainReader(chain);
   const genesisHash = getBase58Decoder().decode(new Uint8Array(32).fill(7));
+
+  /** The transaction of a request, or -32602 with a validator's message when the bytes do not decode. */
+  const decodeRequest = (wire: Uint8Array) => {
+    try {
+      return chain.decode(wire);
+    } catch (error) {
+      if (error instanceof ChainError && error.kind === 'InvalidTransaction') throw invalidParams(error.message);
+      throw error;
+    }
+  };
 
   const simulate = (wire: Uint8Array, config: Config) => {
     const sigVerify = config.sigVerify === true;
-    if (sigVerify && config.replaceRecentBlockhash === true) {
-      throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
-    }
-    const { blockhash, accountKeys } = chain.decode(wire);
-    if (config.replaceRecentBlockhash !== true && !chain.isBlockhashValid(blockhash)) {
-      return { ...NOT_SIMULATED, err: 'BlockhashNotFound' };
-    }
-    let result;
-    try {
-      result = chain.simulate(wire, { sigVerify });
-    } catch (error) {
-      if (error instanceof ChainError && error.kind === 'SignatureFailure') {
-        throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
+    const replace = config.replaceRecentBlockhash === true;
+    if (sigVerify && replace) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
+    const decoded = decodeRequest(wire);
+    // As a validator: signatures first (-32003), before the blockhash is looked at.
+    let result: ReturnType<LocalChain['simulate']> | { err: 'BlockhashNotFound' | 'AlreadyProcessed' } | undefined;
+    if (!replace && !chain.isBlockhashValid(decoded.blockhash)) {
+      if (sigVerify) verifySignaturesOrThrow(decoded);
+      result = { err: 'BlockhashNotFound' };
+    } else if (!replace && chain.isProcessed(decoded)) {
+      // A validator's simulation checks the status cache too (Bank::check_transactions).
+      if (sigVerify) verifySignaturesOrThrow(decoded);
+      result = { err: 'AlreadyProcessed' };
+    } else {
+      try {
+        result = chain.simulate(wire, { sigVerify });
+      } catch (error) {
+        if (error instanceof ChainError && error.kind === 'SignatureFailure') {
+          throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
+        }
+        throw error;
       }
-      throw error;
     }
-    const accountsConfig = configOf(config.accounts);
-    const addresses = Array.isArray(accountsConfig.addresses) ? accountsConfig.addresses : null;
+    const accountsRequest = simulationAccountsRequest(config.accounts, decoded);
+    if (!('logs' in result)) return { ...NOT_SIMULATED, err: result.err, accounts: accountsRequest ? accountsRequest.addresses.map(() => null) : null };
+    const ran = result;
     return {
-      err: result.err,
-      logs: result.logs,
-      // Fix: a validator returns the accounts as the simulation left them (this returned their state
-      // before it); accounts the transaction does not load are read as they are.
-      accounts: addresses
-        ? addresses.map((a) => {
-            const key = addressParam(a);
-            const account = result.postAccounts?.get(key) ?? readAccount(key);
-            return account ? encodeAccount(account, { encoding: accountsConfig.encoding ?? 'base64' }) : null;
-          })
+      err: ran.err,
+      logs: ran.logs,
+      // Agave (rpc.rs simulate_transaction): when the simulation fails the accounts are
+      // `Some(vec![None; addresses.len()])`, one null per requested address; else the accounts as the
+      // simulation left them (accounts the transaction does not load are read as they are).
+      accounts: accountsRequest
+        ? ran.err !== null
+          ? accountsRequest.addresses.map(() => null)
+          : accountsRequest.addresses.map((key) => {
+              const account = ran.postAccounts?.get(key) ?? readAccount(key);
+              return account ? encodeAccount(account, { encoding: accountsRequest.encoding }, decimalsOf) : null;
+            })
         : null,
-      unitsConsumed: result.unitsConsumed,
-      returnData: result.returnData
-        ? { programId: result.returnData.programId, data: [getBase64Decoder().decode(result.returnData.data), 'base64'] }
+      unitsConsumed: ran.unitsConsumed,
+      returnData: ran.returnData
+        ? { programId: ran.returnData.programId, data: [getBase64Decoder().decode(ran.returnData.data), 'base64'] }
         : null,
       // Fix: a validator (2.x RpcSimulateTransactionResult) always writes these keys, null when not
       // asked for. LiteSVM does not report the loaded accounts data size: this is the data size of the
       // accounts the message names (programs' program-data accounts are not counted).
-      loadedAccountsDataSize: accountKeys.reduce((total, key) => total + (readAccount(key)?.data.length ?? 0), 0),
+      loadedAccountsDataSize: decoded.accountKeys.reduce((total, key) => total + (readAccount(key)?.data.length ?? 0), 0),
       innerInstructions: null,
-      replacementBlockhash: config.replaceRecentBlockhash === true ? chain.latestBlockhash() : null,
+      replacementBlockhash: replace ? chain.latestBlockhash() : null,
     };
+  };
+
+  /** -32003 unless every signature verifies (Agave's verify_transaction). */
+  const verifySignaturesOrThrow = (decoded: DecodedTransaction) => {
+    if (!verifyTransactionSignatures(decoded.transaction)) {
+      throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
+    }
+  };
+
+  /** Agave's get_token_program_id_and_mint: which token program a filter names, and its mint if any. */
+  const tokenFilter = (filter: unknown): { program: Address; mint?: Address } => {
+    const f = configOf(filter);
+    if (f.mint !== undefined) {
+      const mint = addressParam(f.mint, 'mint');
+      if (mint === NATIVE_MINT) return { program: TOKEN_PROGRAM_ADDRESS, mint };
+      const account = readAccount(mint);
+      if (!account) throw invalidParams('Invalid param: could not find mint');
+      // Agave unpacks the data as a mint first, then checks its owner is a token program.
+      if (!decodeMint({ programAddress: TOKEN_PROGRAM_ADDRESS, data: account.data })) {
+        throw invalidParams('Invalid param: Token mint could not be unpacked');
+      }
+      if (!isTokenProgram(account.programAddress)) throw invalidParams('Invalid param: not a Token mint');
+      return { program: account.programAddress, mint };
+    }
+    if (f.programId !== undefined) {
+      const program = addressParam(f.programId, 'program id');
+      if (!isTokenProgram(program)) throw invalidParams('Invalid param: unrecognized Token program id');
+      return { program };
+    }
+    throw invalidParams('Invalid params: expected mint or programId');
+  };
+
+  /** Token accounts of `program` (and `mint`) whose owner or delegate is `holder`. */
+  const tokenAccountsOf = (holder: Address, role: 'owner' | 'delegate', filter: unknown, rawConfig: unknown) => {
+    const { program, mint } = tokenFilter(filter);
+    const config = checkSliceAndEncoding(configOf(rawConfig));
+    const value = chain.svm
+      .getProgramAccounts(program)
+      .filter((account) => {
+        const token = decodeTokenAccount(account);
+        if (!token || (mint !== undefined && token.mint !== mint)) return false;
+        return role === 'owner' ? token.owner === holder : token.delegate.__option === 'Some' && token.delegate.value === holder;
+      })
+      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config, decimalsOf) }));
+    return withContext(value);
   };
 
   const tokenAccountBalance = (data: ReadonlyUint8Array) => {
     const token = getTokenDecoder().decode(data);
-    const mint = readAccount(token.mint);
-    const decimals = mint ? getMintDecoder().decode(mint.data).decimals : 0;
-    const uiAmountString = formatUnits(token.amount, decimals);
-    return { amount: token.amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
+    return uiTokenAmount(token.amount, decimalsOf(token.mint));
   };
 
   const transactionJson = (record: TransactionRecord, encoding: unknown) => {
@@ -274,7 +378,8 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
 
   const methods: Record<string, RpcMethod> = {
     getHealth: () => 'ok',
-    getVersion: () => ({ 'solana-core': `${RPC_API_VERSION} (wager-keeper localnet, LiteSVM)`, 'feature-set': 0 }),
+    // A plain semver: Solana's Rust clients parse `solana-core` with semver.
+    getVersion: () => ({ 'solana-core': RPC_API_VERSION, 'feature-set': 0 }),
     getGenesisHash: () => genesisHash,
     getSlot: () => chain.slot(),
     getBlockHeight: () => chain.blockHeight(),
@@ -299,25 +404,26 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     getBalance: ([key]) => withContext(chain.svm.getBalance(addressParam(key)) ?? 0n),
     getAccountInfo: ([key, config]) => {
       const account = readAccount(addressParam(key));
-      return withContext(account ? encodeAccount(account, configOf(config)) : null);
+      return withContext(account ? encodeAccount(account, checkSliceAndEncoding(configOf(config)), decimalsOf) : null);
     },
     getMultipleAccounts: ([keys, config]) => {
       if (!Array.isArray(keys)) throw invalidParams('Invalid params: expected an array of addresses');
       if (keys.length > 100) throw invalidParams('Too many inputs provided; max 100');
+      checkSliceAndEncoding(configOf(config));
       return withContext(
         keys.map((key) => {
           const account = readAccount(addressParam(key));
-          return account ? encodeAccount(account, configOf(config)) : null;
+          return account ? encodeAccount(account, configOf(config), decimalsOf) : null;
         }),
       );
     },
     getProgramAccounts: ([program, rawConfig]) => {
-      const config = configOf(rawConfig);
+      const config = checkSliceAndEncoding(configOf(rawConfig));
       const owner = addressParam(program, 'program id');
       const value = chain.svm
         .getProgramAccounts(owner)
         .filter((account) => matchesFilters(account.data, config.filters))
-        .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config) }));
+        .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config, decimalsOf) }));
       return config.withContext === true ? withContext(value) : value;
     },
     getTokenAccountBalance: ([key]) => {
@@ -327,53 +433,46 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       }
       return withContext(tokenAccountBalance(account.data));
     },
-    getTokenAccountsByOwner: ([owner, filter, rawConfig]) => {
-      const ownerAddress = addressParam(owner, 'owner');
-      const f = configOf(filter);
-      const mint = f.mint !== undefined ? addressParam(f.mint, 'mint') : undefined;
-      if (mint === undefined && f.programId === undefined) throw invalidParams('Invalid params: expected mint or programId');
-      if (f.programId !== undefined && addressParam(f.programId, 'program id') !== TOKEN_PROGRAM_ADDRESS) {
-        return withContext([]);
-      }
-      const config = configOf(rawConfig);
-      const value = chain.svm
-        .getProgramAccounts(TOKEN_PROGRAM_ADDRESS)
-        .filter((account) => account.data.length === 165)
-        .filter((account) => {
-          const token = getTokenDecoder().decode(account.data);
-          return token.owner === ownerAddress && (mint === undefined || token.mint === mint);
-        })
-        .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config) }));
-      return withContext(value);
-    },
+    getTokenAccountsByOwner: ([owner, filter, rawConfig]) => tokenAccountsOf(addressParam(owner, 'owner'), 'owner', filter, rawConfig),
+    getTokenAccountsByDelegate: ([delegate, filter, rawConfig]) =>
+      tokenAccountsOf(addressParam(delegate, 'delegate'), 'delegate', filter, rawConfig),
     getMinimumBalanceForRentExemption: ([size]) => chain.svm.minimumBalanceForRentExemption(u64Param(size ?? 0, 'data length')),
     getFeeForMessage: ([message]) => {
       if (typeof message !== 'string') throw invalidParams('Invalid param: message must be base64');
       try {
         const decoded = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(message));
         if (!chain.isBlockhashValid(decoded.lifetimeToken)) return withContext(null);
-        return withContext(LAMPORTS_PER_SIGNATURE * BigInt(decoded.header.numSignerAccounts));
+        // What the payer would be charged: signatures, precompile signatures and the priority fee.
+        return withContext(messageFee(decoded).total);
       } catch {
         throw invalidParams('Invalid param: failed to deserialize message');
       }
     },
-    getRecentPrioritizationFees: () => {
-      const slot = chain.slot();
-      return Array.from({ length: 10 }, (_, i) => ({ slot: slot - BigInt(i), prioritizationFee: 0n })).filter((e) => e.slot >= 0n);
+    getRecentPrioritizationFees: ([addresses]) => {
+      if (addresses !== undefined && !Array.isArray(addresses)) throw invalidParams('Invalid params: expected an array of addresses');
+      if (Array.isArray(addresses)) {
+        if (addresses.length > 128) throw invalidParams('Too many inputs provided; max 128');
+        addresses.forEach((key) => addressParam(key));
+      }
+      // The lowest compute-unit price per slot over all transactions (not per account), oldest first.
+      return chain.recentPrioritizationFees();
     },
     getSignatureStatuses: ([signatures]) => {
       if (!Array.isArray(signatures)) throw invalidParams('Invalid params: expected an array of signatures');
       if (signatures.length > 256) throw invalidParams('Too many inputs provided; max 256');
       return withContext(
         signatures.map((signature) => {
-          const record = typeof signature === 'string' ? chain.getTransaction(signature) : undefined;
-          return record ? statusOf(record) : null;
+          const status = typeof signature === 'string' ? chain.signatureStatus(signature) : undefined;
+          return status ? statusOf(status) : null;
         }),
       );
     },
     getSignaturesForAddress: ([key, rawConfig]) => {
       const config = configOf(rawConfig);
-      const limit = Math.min(Number(config.limit ?? 1000), 1000);
+      const limit = config.limit === undefined || config.limit === null ? MAX_SIGNATURES_LIMIT : Number(config.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_LIMIT) {
+        throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_LIMIT}`);
+      }
       let records = chain.signaturesFor(addressParam(key));
       if (typeof config.before === 'string') {
         const index = records.findIndex((r) => r.signature === config.before);
@@ -414,16 +513,16 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
           fee: record.fee,
           preBalances: record.preBalances,
           postBalances: record.postBalances,
-          innerInstructions: [],
+          innerInstructions: innerInstructionsJson(record),
           logMessages: record.logMessages,
-          preTokenBalances: [],
-          postTokenBalances: [],
+          preTokenBalances: record.preTokenBalances,
+          postTokenBalances: record.postTokenBalances,
           rewards: [],
           loadedAddresses: { writable: [], readonly: [] },
           computeUnitsConsumed: record.computeUnitsConsumed,
           // Fix: 2.3 validators also report the transaction's cost (`costUnits`). LiteSVM has no cost
           // model: this is the cost model's signature, write-lock and execution parts.
-          costUnits: SIGNATURE_COST * BigInt(signatureCount(record)) + WRITE_LOCK_COST * BigInt(record.writable.length) + record.computeUnitsConsumed,
+          costUnits: SIGNATURE_COST * BigInt(record.feeDetails.transactionSignatures) + WRITE_LOCK_COST * BigInt(record.writable.length) + record.computeUnitsConsumed,
           ...(record.returnData
             ? { returnData: { programId: record.returnData.programId, data: [getBase64Decoder().decode(record.returnData.data), 'base64'] } }
             : {}),
@@ -438,6 +537,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     sendTransaction: ([encoded, rawConfig]) => {
       const config = configOf(rawConfig);
       const wire = decodeWire(encoded, config.encoding);
+      decodeRequest(wire);
       if (config.skipPreflight !== true) {
         const preflight = simulate(wire, { sigVerify: true });
         if (preflight.err !== null) {
@@ -467,11 +567,3 @@ interface CompiledInstructionView {
 /** The compiled instructions of a legacy or v0 message (the v1 shape keeps them elsewhere). */
 const instructionsOf = (message: object): readonly CompiledInstructionView[] =>
   (message as { instructions?: readonly CompiledInstructionView[] }).instructions ?? [];
-
-/** A base-unit amount as a decimal string with `decimals` places, trailing zeros trimmed. */
-export function formatUnits(amount: bigint, decimals: number): string {
-  const scale = 10n ** BigInt(decimals);
-  const whole = amount / scale;
-  const fraction = (amount % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : `${whole}`;
-}

@@ -116,7 +116,7 @@ describe('cluster state', () => {
   it('answers getHealth "ok", names its solana-core version and keeps one genesis hash', async () => {
     expect(await rpc.getHealth().send()).toBe('ok');
     const version = await rpc.getVersion().send();
-    expect(version['solana-core']).toMatch(/^2\.\d+\.\d+/);
+    expect(version['solana-core']).toMatch(/^2\.\d+\.\d+$/); // plain semver: Rust clients parse it
     expect(typeof version['feature-set']).toBe('number');
     const genesis = await rpc.getGenesisHash().send();
     expect(getBase58Encoder().encode(genesis)).toHaveLength(32);
@@ -288,11 +288,12 @@ describe('fees', () => {
     expect((await rpc.getFeeForMessage(message(unknown)).send()).value).toBeNull();
   });
 
-  it('lists recent slots with zero prioritization fees', async () => {
+  it('lists recent slots oldest first, with zero prioritization fees when nothing paid a compute-unit price', async () => {
     const slot = await rpc.getSlot().send();
     const fees = await rpc.getRecentPrioritizationFees().send();
     expect(fees.length).toBeGreaterThan(0);
-    expect(fees[0]).toEqual({ slot, prioritizationFee: 0n });
+    expect(fees.length).toBeLessThanOrEqual(150);
+    expect(fees.at(-1)).toEqual({ slot, prioritizationFee: 0n });
     for (const fee of fees) expect(fee.prioritizationFee).toBe(0n);
   });
 });
