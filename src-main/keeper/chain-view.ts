@@ -7,12 +7,13 @@ import {
   getBase58Decoder,
   getBase64Encoder,
   type Address,
+  type Base64EncodedBytes,
   type Base64EncodedDataResponse,
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { getRandomnessV2Decoder } from '../protocol/oracle';
-import { getConfigDecoder, getWagerDecoder, type Config, type SlotHash, type Wager } from '../protocol/wager';
+import { getRandomnessV2Decoder, getRandomnessV2DiscriminatorBytes } from '../protocol/oracle';
+import { drawBucket, getConfigDecoder, getPaytableDecoder, getWagerDecoder, payoutFor, type Config, type SlotHash, type Wager } from '../protocol/wager';
 
 export const SLOT_HASHES_SYSVAR = address('SysvarS1otHashes111111111111111111111111111');
 const BATCH = 100;
@@ -43,6 +44,18 @@ export function decodeWagerAccount(account: EncodedAccount, program: Address): W
   }
 }
 
+/** RandomnessV2 variant byte (after the discriminator): 0 pending, 1 fulfilled. */
+const RANDOMNESS_FULFILLED_VARIANT = 1;
+
+/**
+ * A getProgramAccounts/programSubscribe filter that matches only fulfilled oracle requests, so the RPC
+ * drops every other oracle write (new pending requests, the network state) before it reaches us.
+ */
+export function fulfilledRequestFilter() {
+  const bytes = Uint8Array.from([...getRandomnessV2DiscriminatorBytes(), RANDOMNESS_FULFILLED_VARIANT]);
+  return { memcmp: { offset: 0n, bytes: Buffer.from(bytes).toString('base64') as Base64EncodedBytes, encoding: 'base64' as const } };
+}
+
 /** True when an oracle request account holds its randomness (RandomnessV2 fulfilled). */
 export function isRequestFulfilled(account: EncodedAccount, oracleProgram: Address): boolean {
   if (!account || account.owner !== oracleProgram) return false;
@@ -51,6 +64,20 @@ export function isRequestFulfilled(account: EncodedAccount, oracleProgram: Addre
   } catch {
     return false;
   }
+}
+
+/**
+ * The bucket and payout a settlement of `wager` draws, computed as the program does (draw.c) from its
+ * fulfilled randomness and its paytable: for when no RPC shows the settle transaction's event.
+ */
+export async function drawnSettlement(rpc: Rpc<SolanaRpcApi>, wager: Wager, oracleProgram: Address): Promise<{ bucket: number; payout: bigint } | null> {
+  const [request, paytable] = await fetchAccounts(rpc, [wager.oracleRequest, wager.paytable]);
+  if (!request || request.owner !== oracleProgram || !paytable) return null;
+  const state = getRandomnessV2Decoder().decode(bytesOf(request)).request;
+  if (state.__kind !== 'Fulfilled') return null;
+  const table = getPaytableDecoder().decode(bytesOf(paytable));
+  const bucket = drawBucket(table, state.randomness);
+  return { bucket, payout: payoutFor(wager.stake, table.buckets[bucket]!.multiplierBps) };
 }
 
 export async function fetchSlotHashes(rpc: Rpc<SolanaRpcApi>): Promise<SlotHash[]> {

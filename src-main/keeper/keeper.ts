@@ -1,7 +1,7 @@
 /**
  * The crank loop. Finds wagers (live program subscription, a sweep about every 30 s, and POST /v1/wagers),
  * then on every slot notification moves each one forward: request randomness from open+2, settle as soon
- * as the oracle fulfilled (oracle program subscription), expire past the window, deliver parked payouts
+ * as the oracle fulfilled (a filtered oracle program subscription), expire past the window, deliver parked payouts
  * with backoff. Every send is simulated first; losing a race to another keeper is normal and recorded
  * as the winner's outcome. Records live in SQLite, so a restarted keeper resumes every wager.
  */
@@ -15,7 +15,6 @@ import { findNetworkStatePda } from '../protocol/generated/oracle';
 import {
   WAGER_PROGRAM_ADDRESS,
   WagerStatus,
-  decodeWagerEventsFromLogs,
   findConfigPda,
   getClaimPayoutForWager,
   getExpireForWager,
@@ -29,13 +28,20 @@ import {
 import type { Database } from '../store/database';
 import { createEarningsLedger, type CrankStep, type EarningsLedger } from '../store/earnings-ledger';
 import { createOracleLatencyLog, type OracleLatencyLog } from '../store/oracle-latency';
-import { IN_PROGRESS_STATES, createWagerRecordStore, type WagerRecord, type WagerRecordChanges, type WagerRecordStore } from '../store/wager-records';
-import { decodeWagerAccount, fetchAccounts, fetchConfig, fetchSlotHashes, isRequestFulfilled } from './chain-view';
+import {
+  IN_PROGRESS_STATES,
+  createWagerRecordStore,
+  type KeeperState,
+  type WagerRecord,
+  type WagerRecordChanges,
+  type WagerRecordStore,
+} from '../store/wager-records';
+import { decodeWagerAccount, drawnSettlement, fetchAccounts, fetchConfig, fetchSlotHashes, fulfilledRequestFilter, isRequestFulfilled } from './chain-view';
 import type { KeeperEvents, StepOutcome } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createLiquidityCranker } from './liquidity-cranker';
 import { createCrankSender, type CrankResult } from './crank-sender';
-import { findRequestTransaction, resolveWagerOutcome } from './outcome-resolver';
+import { findRequestTransaction, readSettlement, resolveWagerOutcome } from './outcome-resolver';
 
 export type { CrankResult } from './crank-sender';
 
@@ -85,6 +91,23 @@ const CLAIM_BACKOFF_BASE_MS = 10_000;
 const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
 /** How long stop() waits for the steps in flight to land or fail. */
 const STOP_GRACE_MS = 15_000;
+/** Reads of a just-confirmed transaction: a load-balanced RPC can lag a few seconds behind (0.4 s doubling, ~6 s in all). */
+const LOOKUP_ATTEMPTS = 5;
+const LOOKUP_RETRY_MS = 400;
+/** Looks for how a closed wager ended before giving up (2 s doubling, about a minute). */
+const CLOSED_LOOKUP_ATTEMPTS = 6;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The keeper state a wager starts in, from its status on chain (spec 3.2). */
+function initialRecord(wager: Wager | null): WagerRecordChanges & { state: KeeperState } {
+  const slots = { openSlot: wager ? Number(wager.openSlot) : null, expirySlot: wager ? Number(wager.expirySlot) : null };
+  if (wager?.status === WagerStatus.Requested) return { ...slots, state: 'requested', oracleRequest: wager.oracleRequest };
+  if (wager?.status === WagerStatus.PayoutPending) {
+    return { ...slots, state: 'settled', bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true };
+  }
+  return { ...slots, state: 'queued' };
+}
 
 const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
   state: record.state,
@@ -123,6 +146,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
   let ticking: Promise<void> | undefined;
   let tickAgain = false;
   const inFlight = new Set<string>();
+  /** Oracle requests of our wagers waiting for randomness: a fulfilment of one of these wakes the loop. */
+  let awaitedRequests = new Set<string>();
   const steps = new Set<Promise<void>>();
   const abort = new AbortController();
   const timers: NodeJS.Timeout[] = [];
@@ -134,11 +159,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   };
 
   const track = (address: string, wager: Wager | null) => {
-    const inserted = records.insert(address, {
-      state: 'queued',
-      openSlot: wager ? Number(wager.openSlot) : null,
-      expirySlot: wager ? Number(wager.expirySlot) : null,
-    });
+    const inserted = records.insert(address, initialRecord(wager));
     if (inserted) {
       const record = records.get(address);
       if (record) events.emit('record', record);
@@ -205,12 +226,42 @@ export function createKeeper(options: KeeperOptions): Keeper {
   let liquidityPass: Promise<void> | undefined;
   let lastLiquidityPass = 0;
 
-  const settleOutcome = async (signature: string) => {
-    const tx = await rpc.getTransaction(signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
-    const event = decodeWagerEventsFromLogs(tx?.meta?.logMessages ?? [], program).find((e) => e.name === 'WagerSettled');
-    if (event?.name !== 'WagerSettled') return {};
-    return { bucket: event.data.bucket, payout: event.data.payout.toString(), payoutPending: event.data.pending === 1 };
+  /** Reads until something is found, a few times: a load-balanced RPC can lag behind what just confirmed. */
+  const readWithRetries = async <T>(read: () => Promise<T | null>, attempts = LOOKUP_ATTEMPTS): Promise<T | null> => {
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await pause(LOOKUP_RETRY_MS * 2 ** (attempt - 1));
+      const found = await read().catch(() => null);
+      if (found) return found;
+      if (!running) break; // a stopping keeper does not sit out the retries
+    }
+    return null;
   };
+
+  /**
+   * Bucket and payout of a settlement we sent: its WagerSettled event; else what the chain shows now (the
+   * parked wager, or the closed wager's history); else drawn as the program draws them from the randomness.
+   */
+  const settlementOutcome = async (signature: string, address: Address, settledWager: Wager): Promise<WagerRecordChanges | null> => {
+    const event = await readWithRetries(() => readSettlement(rpc, signature, address, program));
+    if (event) return { bucket: event.bucket, payout: event.payout.toString(), payoutPending: event.pending };
+    const fromChain = await settlementFromChain(address).catch(() => null);
+    if (fromChain || !oracle) return fromChain;
+    // Not parked (that was checked above), so delivered; a parked one shows up as PayoutPending on the next pass.
+    const drawn = await drawnSettlement(rpc, settledWager, oracle.programAddress).catch(() => null);
+    return drawn ? { bucket: drawn.bucket, payout: drawn.payout.toString(), payoutPending: false } : null;
+  };
+
+  /** The parked wager's own fields, or the settlement found in the closed wager's history. */
+  const settlementFromChain = async (address: Address): Promise<WagerRecordChanges | null> => {
+    const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);
+    if (wager?.status === WagerStatus.PayoutPending) return { bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true };
+    const outcome = await resolveWagerOutcome(rpc, address, program);
+    if (outcome.kind !== 'settled') return null;
+    return { bucket: outcome.bucket, payout: outcome.payout.toString(), payoutPending: outcome.pending, ...(outcome.claimSignature ? { claimSignature: outcome.claimSignature } : {}) };
+  };
+
+  /** Closed wagers whose ending the RPC did not show yet: lookups so far and when to look again (per run). */
+  const closedLookups = new Map<string, { attempts: number; nextAt: number }>();
 
   const resolveClosed = async (record: WagerRecord) => {
     inFlight.add(record.address);
@@ -227,15 +278,35 @@ export function createKeeper(options: KeeperOptions): Keeper {
           bucket: outcome.bucket,
           payout: outcome.payout.toString(),
           payoutPending: false,
+          lastError: null,
           ...(outcome.claimSignature ? { claimSignature: outcome.claimSignature } : {}),
         });
       } else if (outcome.kind === 'expired') {
-        change(record.address, { ...request, state: 'expired', expireSignature: record.expireSignature ?? outcome.signature });
+        change(record.address, { ...request, state: 'expired', expireSignature: record.expireSignature ?? outcome.signature, lastError: null });
       } else {
-        change(record.address, { state: 'unknown', lastError: 'closed with no settlement or expiry found' });
+        closedWithoutOutcome(record);
       }
+      if (outcome.kind !== 'unknown') closedLookups.delete(record.address);
     } finally {
       inFlight.delete(record.address);
+    }
+  };
+
+  /** History not found (yet): look again with backoff, then settle for what is known. */
+  const closedWithoutOutcome = (record: WagerRecord) => {
+    const attempts = (closedLookups.get(record.address)?.attempts ?? 0) + 1;
+    if (attempts < CLOSED_LOOKUP_ATTEMPTS) {
+      closedLookups.set(record.address, { attempts, nextAt: now() + Math.min(BACKOFF_BASE_MS * 2 ** (attempts - 1), BACKOFF_MAX_MS) });
+      change(record.address, { lastError: 'closed; how it ended is not in the RPC history yet' });
+      return;
+    }
+    closedLookups.delete(record.address);
+    // Our settlement landed (or we saw it parked), so it is settled; only the RPC's history is missing.
+    if (record.settleSignature || record.state === 'settled') {
+      const unread = record.bucket === null ? 'its WagerSettled event' : 'the delivery of its parked payout';
+      change(record.address, { state: 'settled', payoutPending: false, lastError: `settled; ${unread} could not be read from the RPC` });
+    } else {
+      change(record.address, { state: 'unknown', lastError: 'closed with no settlement or expiry found' });
     }
   };
 
@@ -250,7 +321,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
 
   const advance = async (slot: bigint, record: WagerRecord, wager: Wager | null, fulfilled: boolean, slotHashes: () => Promise<SlotHash[]>) => {
     const address = record.address as Address;
-    if (!wager) return launch(() => resolveClosed(record));
+    if (!wager) {
+      if ((closedLookups.get(address)?.nextAt ?? 0) > now()) return;
+      return launch(() => resolveClosed(record));
+    }
     const context = { caller: signer, wagerAddress: address, wager, programAddress: program };
     if (record.openSlot === null) change(address, { openSlot: Number(wager.openSlot), expirySlot: Number(wager.expirySlot) });
 
@@ -258,6 +332,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (record.state !== 'settled' || !record.payoutPending) {
         change(address, { state: 'settled', bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true });
       }
+      if (!record.settleSignature) recordSettlementFromChain(address);
       if (record.nextAttemptAt > now()) return;
       return launch(() =>
         runStep('claim_payout', address, async () => [await getClaimPayoutForWager(context)], async (signature) => ({ claimSignature: signature, payoutPending: false })),
@@ -272,12 +347,20 @@ export function createKeeper(options: KeeperOptions): Keeper {
       const hashes = await slotHashes();
       if (!oracle) return;
       const endpoint = oracle;
+      let oracleRequest: Address | null = null;
       return launch(() =>
         runStep(
           'request',
           address,
-          async () => [(await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes })).instruction],
-          async (signature, landedSlot) => ({ state: 'requested', requestSignature: signature, requestedSlot: Number(landedSlot), oracleRequest: null }),
+          async () => {
+            const built = await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes });
+            oracleRequest = built.oracleRequest;
+            return [built.instruction];
+          },
+          async (signature, landedSlot) => {
+            if (oracleRequest) awaitedRequests.add(oracleRequest);
+            return { state: 'requested', requestSignature: signature, requestedSlot: Number(landedSlot), oracleRequest };
+          },
         ),
       );
     }
@@ -295,7 +378,11 @@ export function createKeeper(options: KeeperOptions): Keeper {
         }
       }
       return launch(() =>
-        runStep('settle', address, async () => [await getSettleForWager(context)], async (signature) => ({ state: 'settled', settleSignature: signature, ...(await settleOutcome(signature)) })),
+        runStep('settle', address, async () => [await getSettleForWager(context)], async (signature) => {
+          const outcome = await settlementOutcome(signature, address, wager);
+          // Not readable yet: stay `fulfilled` with the signature; the next passes find the outcome (resolveClosed).
+          return outcome ? { state: 'settled', settleSignature: signature, ...outcome } : { settleSignature: signature };
+        }),
       );
     }
   };
@@ -315,6 +402,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       const wagers = accounts.map((account) => decodeWagerAccount(account, program));
       const requests = wagers.map((w) => (w && w.status === WagerStatus.Requested ? w.oracleRequest : null));
       const requestAddresses = requests.filter((r): r is Address => r !== null);
+      awaitedRequests = new Set(requestAddresses);
       const requestAccounts = new Map(requestAddresses.map((a, i) => [a, i]));
       const fetchedRequests = requestAddresses.length ? await fetchAccounts(rpc, requestAddresses) : [];
       let hashes: Promise<SlotHash[]> | undefined;
@@ -373,11 +461,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     let added = 0;
     for (const { pubkey, account } of found) {
       const wager = decodeWagerAccount({ data: account.data, owner: account.owner }, program);
-      if (wager && wager.status !== WagerStatus.PayoutPending && track(pubkey, wager)) added += 1;
-      if (wager && wager.status === WagerStatus.PayoutPending && !records.get(pubkey)) {
-        track(pubkey, wager);
-        added += 1;
-      }
+      if (wager && track(pubkey, wager)) added += 1;
     }
     return added;
   };
@@ -402,11 +486,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
       }
     })().catch(() => undefined);
     if (oracle) {
+      // One subscription for all fulfilments (not one per request: a burst of thousands of requests would mean
+      // thousands of subscriptions); a pass only when one of ours is fulfilled. See docs/keeper.md.
       const fulfilments = await subscriptions
-        .programNotifications(oracle.programAddress, { encoding: 'base64', commitment: 'confirmed' })
+        .programNotifications(oracle.programAddress, { encoding: 'base64', commitment: 'confirmed', filters: [fulfilledRequestFilter()] })
         .subscribe({ abortSignal: signal });
       void (async () => {
-        for await (const notification of fulfilments) if (notification) void tick();
+        for await (const { value } of fulfilments) if (awaitedRequests.has(value.pubkey)) void tick();
       })().catch(() => undefined);
     }
   };
@@ -424,6 +510,32 @@ export function createKeeper(options: KeeperOptions): Keeper {
     }
     await subscribe().catch((error: Error) => log?.warn({ error: error.message }, 'subscriptions unavailable; polling only'));
     await sweep().catch((error: Error) => log?.warn({ error: error.message }, 'sweep failed'));
+  };
+
+  /**
+   * The settle transaction of a wager found parked that we did not settle (another keeper did, or we did
+   * before a crash): read from the wager's history, once per run (with retries), with the request if missing.
+   */
+  const settlementLookedUp = new Set<string>();
+  const recordSettlementFromChain = (address: Address) => {
+    if (settlementLookedUp.has(address)) return;
+    settlementLookedUp.add(address);
+    launch(async () => {
+      if (await fillSettlementFromChain(address)) settlementLookedUp.delete(address);
+      else log?.warn({ wager: address }, 'settle transaction not found in the RPC history; not looking again in this run');
+    });
+  };
+
+  const fillSettlementFromChain = async (address: Address, attempts = LOOKUP_ATTEMPTS) => {
+    const settled = await readWithRetries(async () => {
+      const outcome = await resolveWagerOutcome(rpc, address, program);
+      return outcome.kind === 'settled' ? outcome : null;
+    }, attempts);
+    const record = records.get(address);
+    if (!settled || !record) return false;
+    const request = settled.request && !record.requestSignature ? { requestSignature: settled.request.signature, requestedSlot: Number(settled.request.slot) } : {};
+    change(address, { ...request, settleSignature: record.settleSignature ?? settled.signature });
+    return true;
   };
 
   /** The request transaction of a wager someone else requested (or we did just before a crash). */
@@ -492,13 +604,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (existing) return publicRecord(existing);
       const { value } = await rpc.getAccountInfo(address, { encoding: 'base64', commitment: 'confirmed' }).send();
       const wager = value ? decodeWagerAccount({ data: value.data, owner: value.owner }, program) : null;
-      if (wager && wager.status !== WagerStatus.PayoutPending) {
-        track(address, wager);
-        void tick();
-        const record = records.get(address);
-        if (record) return publicRecord(record);
-      }
-      return { state: 'unknown', updatedAt: new Date(now()).toISOString() };
+      if (!wager) return { state: 'unknown', updatedAt: new Date(now()).toISOString() };
+      track(address, wager);
+      // A parked payout answers settled; one quick look for its settle transaction (the loop keeps looking).
+      if (wager.status === WagerStatus.PayoutPending) await fillSettlementFromChain(address, 1);
+      void tick();
+      const record = records.get(address);
+      return record ? publicRecord(record) : { state: 'unknown', updatedAt: new Date(now()).toISOString() };
     },
     async health() {
       return health();

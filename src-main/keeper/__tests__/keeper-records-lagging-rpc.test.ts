@@ -1,0 +1,212 @@
+/**
+ * A keeper behind an RPC that does not show a transaction it just confirmed (a load-balanced provider whose
+ * replicas lag, or a node without transaction history): the keeper's own settlement still ends `settled`
+ * with bucket and payout, read again a little later or taken from the chain's state. The keeper reaches the
+ * localnet's JSON-RPC through a small HTTP proxy that answers `getTransaction` with null when told to.
+ */
+import { generateKeyPairSigner, type Address } from '@solana/kit';
+import { getFreezeAccountInstruction } from '@solana-program/token';
+import { createServer, type Server } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectToChain } from '../../chain/rpc-connection';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import type { Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
+import {
+  alwaysPaysPaytable,
+  eventsOf,
+  freshBeneficiary,
+  freshDatabase,
+  localnetParts,
+  openWager,
+  sendInstructions,
+  slotPump,
+  tempDir,
+  waitFor,
+  wagerHistory,
+  type LocalRpc,
+} from './keeper-test-helpers';
+
+const SOL = 1_000_000_000n;
+
+/** A JSON-RPC proxy to `target` that hides transactions from getTransaction while `hide(signature, readNumber)` says so. */
+async function startLaggingRpc(target: string) {
+  const reads = new Map<string, number>();
+  const hiddenReads = new Map<string, number>();
+  let hide: (signature: string, read: number) => boolean = () => false;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString();
+        const call = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
+        if (call.method === 'getTransaction') {
+          const signature = String(call.params?.[0]);
+          const read = (reads.get(signature) ?? 0) + 1;
+          reads.set(signature, read);
+          if (hide(signature, read)) {
+            hiddenReads.set(signature, (hiddenReads.get(signature) ?? 0) + 1);
+            response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
+            return;
+          }
+        }
+        const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
+      })().catch(() => response.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    hideWhile(rule: typeof hide) {
+      hide = rule;
+    },
+    hiddenReadsOf: (signature: string) => hiddenReads.get(signature) ?? 0,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+let localnet: Localnet;
+let parts: Awaited<ReturnType<typeof localnetParts>>;
+let rpc: LocalRpc;
+let pump: ReturnType<typeof slotPump>;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let lagging: Awaited<ReturnType<typeof startLaggingRpc>>;
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+  parts = await localnetParts(localnet);
+  rpc = parts.rpc;
+  pump = slotPump(localnet, 60).start();
+  dir = await tempDir('keeper-lagging-');
+  lagging = await startLaggingRpc(localnet.rpcUrl);
+});
+afterAll(async () => {
+  await lagging?.close();
+  pump?.stop();
+  await localnet?.stop();
+  await dir?.remove();
+});
+
+let running: { keeper: Keeper; db: Database } | undefined;
+afterEach(async () => {
+  await running?.keeper.stop();
+  running?.db.close();
+  running = undefined;
+  lagging.hideWhile(() => false);
+});
+
+/** A keeper reading the chain through the lagging proxy (its WebSocket goes straight to the localnet); `start` starts it. */
+async function keeperBehindLaggingRpc(name: string, { start = true, now }: { start?: boolean; now?: () => number } = {}) {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `${name}.db`);
+  const keeper = createKeeper({ connection: connectToChain(lagging.url, localnet.wsUrl), signer: key, db, now, sweepIntervalMs: 60_000 });
+  running = { keeper, db };
+  if (start) await keeper.start();
+  return keeper;
+}
+
+const settledRecord = (keeper: Keeper, wager: Address) => () => {
+  const record = keeper.records.get(wager);
+  return record?.state === 'settled' ? record : undefined;
+};
+
+/** The wager's settle transaction and its WagerSettled event, read from the chain directly. */
+async function settlementOnChain(wager: Address) {
+  const settle = wagerHistory(localnet, wager, parts.program).find((h) => h.events.some((e) => e.name === 'WagerSettled'))!;
+  const [event] = await eventsOf(rpc, settle.signature, parts.program);
+  return { signature: settle.signature, ...(event!.data as { bucket: number; payout: bigint; pending: number }) };
+}
+
+async function parkedPayoutWager() {
+  const paytable = await alwaysPaysPaytable(rpc, localnet);
+  const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
+  const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
+  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
+  await sendInstructions(rpc, parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority })]);
+  return opened.wager;
+}
+
+/** Another keeper, on a healthy RPC, settles `wager` and stops. */
+async function settledByAnotherKeeper(wager: Address) {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `other-${wager}.db`);
+  const other = createKeeper({ connection: parts.connection, signer: key, db, sweepIntervalMs: 60_000 });
+  try {
+    await other.start();
+    await other.submitWager(wager);
+    await waitFor(() => (other.records.get(wager)?.state === 'settled' ? true : undefined), 20_000, 'the other keeper to settle');
+  } finally {
+    await other.stop();
+    db.close();
+  }
+}
+
+describe('a keeper behind an RPC that lags behind the chain', () => {
+  it('the settle transaction shows up only on the third read: the record still gets bucket and payout from its WagerSettled event', async () => {
+    lagging.hideWhile((_signature, read) => read <= 2);
+    const opened = await openWager(rpc, localnet, parts.app, { paytable: 'wheel', stake: 3_000_000n });
+    const keeper = await keeperBehindLaggingRpc('lag');
+    await keeper.submitWager(opened.wager);
+
+    const record = await waitFor(settledRecord(keeper, opened.wager), 30_000, 'the wager to be settled');
+    const onChain = await settlementOnChain(opened.wager);
+    expect(record).toMatchObject({ settleSignature: onChain.signature, bucket: onChain.bucket, payout: onChain.payout.toString(), payoutPending: false });
+    expect(lagging.hiddenReadsOf(onChain.signature)).toBe(2);
+  });
+
+  it('an RPC that never shows the settle transaction, payout parked: bucket and payout come from the wager account', async () => {
+    lagging.hideWhile(() => true);
+    const wager = await parkedPayoutWager();
+    const keeper = await keeperBehindLaggingRpc('no-history-parked');
+    await keeper.submitWager(wager);
+
+    const record = await waitFor(settledRecord(keeper, wager), 30_000, 'the wager to be settled');
+    const onChain = await settlementOnChain(wager);
+    expect(onChain.pending).toBe(1);
+    expect(record).toMatchObject({ settleSignature: onChain.signature, bucket: onChain.bucket, payout: onChain.payout.toString(), payoutPending: true });
+    expect(lagging.hiddenReadsOf(onChain.signature)).toBeGreaterThan(0);
+  });
+
+  it('an RPC that never shows the settle transaction, wager closed: bucket and payout are drawn from the randomness as the program draws them', async () => {
+    lagging.hideWhile(() => true);
+    const opened = await openWager(rpc, localnet, parts.app, { paytable: 'wheel', stake: 3_000_000n });
+    const keeper = await keeperBehindLaggingRpc('no-history-closed');
+    await keeper.submitWager(opened.wager);
+
+    const record = await waitFor(settledRecord(keeper, opened.wager), 30_000, 'the wager to be settled');
+    const onChain = await settlementOnChain(opened.wager);
+    expect(onChain.pending).toBe(0);
+    expect(record).toMatchObject({ settleSignature: onChain.signature, bucket: onChain.bucket, payout: onChain.payout.toString(), payoutPending: false, lastError: null });
+    expect(lagging.hiddenReadsOf(onChain.signature)).toBeGreaterThan(0);
+  });
+
+  it('a wager someone else settled while the RPC history lags: the keeper looks again later instead of giving up, and records the settlement once it shows', async () => {
+    lagging.hideWhile(() => true);
+    const opened = await openWager(rpc, localnet, parts.app, { stake: 1_000_000n });
+    let skew = 0; // the keeper's clock, pushed forward to skip its retry backoff
+    const keeper = await keeperBehindLaggingRpc('history-lag', { start: false, now: () => Date.now() + skew });
+    await keeper.submitWager(opened.wager); // known to this keeper, which is not running yet
+
+    await settledByAnotherKeeper(opened.wager);
+
+    await keeper.start();
+    const waiting = await waitFor(() => {
+      const r = keeper.records.get(opened.wager);
+      return r?.lastError ? r : undefined;
+    }, 20_000, 'the keeper to find the wager closed');
+    expect(waiting).toMatchObject({ state: 'queued', lastError: 'closed; how it ended is not in the RPC history yet' });
+
+    lagging.hideWhile(() => false);
+    const record = await waitFor(() => {
+      skew += 10_000;
+      return settledRecord(keeper, opened.wager)();
+    }, 20_000, 'the settlement to be recorded');
+    const onChain = await settlementOnChain(opened.wager);
+    expect(record).toMatchObject({ settleSignature: onChain.signature, bucket: onChain.bucket, payout: onChain.payout.toString(), payoutPending: false, lastError: null });
+  });
+});
