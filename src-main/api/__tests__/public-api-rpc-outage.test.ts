@@ -6,65 +6,23 @@
  */
 import { generateKeyPairSigner, type Address } from '@solana/kit';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectToChain } from '../../chain/rpc-connection';
 import { createKeeper, type Keeper } from '../../keeper/keeper';
+import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { openDatabase, type Database } from '../../store/database';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../public-api';
 
-/** A TCP proxy to `targetPort` that refuses (and cuts) connections while down. */
-async function startProxy(targetPort: number) {
-  let down = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = connect(targetPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const goDown = () => {
-    down = true;
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-  };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    down: goDown,
-    up: () => void (down = false),
-    close: () => new Promise<void>((resolve) => (goDown(), server.close(() => resolve()))),
-  };
-}
-
-/** A port nothing listens on: bind one, then let it go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 let localnet: Localnet;
-let proxy: Awaited<ReturnType<typeof startProxy>>;
+let proxy: TcpProxy;
 let dir: string;
 
 beforeAll(async () => {
   localnet = await startLocalnet({ rpcPort: 0 });
-  proxy = await startProxy(Number(new URL(localnet.rpcUrl).port));
+  proxy = await startTcpProxy(Number(new URL(localnet.rpcUrl).port));
   dir = await mkdtemp(join(tmpdir(), 'api-rpc-outage-'));
 }, 60_000);
 
@@ -86,7 +44,11 @@ afterEach(async () => {
 /** A keeper on `rpcUrl` (WebSocket straight to the localnet) behind the public API; internal errors collected. */
 async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string) {
   const db = openDatabase(join(dir, `${name}.db`));
-  const keeper = createKeeper({ connection: connectToChain(rpcUrl, wsUrl), signer: await generateKeyPairSigner(), db });
+  const keeper = createKeeper({
+    connection: connectToChain(rpcUrl, wsUrl),
+    signer: await generateKeyPairSigner(),
+    db,
+  });
   await keeper.start();
   const internalErrors: unknown[] = [];
   const server = await listenPublicApi(
@@ -98,7 +60,11 @@ async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string) {
 }
 
 const postWager = (url: string, wager: string) =>
-  fetch(`${url}/v1/wagers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wager }) });
+  fetch(`${url}/v1/wagers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wager }),
+  });
 
 const freshAddress = async (): Promise<Address> => (await generateKeyPairSigner()).address;
 
@@ -138,7 +104,11 @@ describe('the public API while the RPC is unreachable', () => {
 
   it('answers 503 "cannot read the chain" when the RPC was never reachable (a closed port)', async () => {
     const port = await closedPort();
-    const { url, internalErrors } = await apiOfKeeper('closed', `http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}`);
+    const { url, internalErrors } = await apiOfKeeper(
+      'closed',
+      `http://127.0.0.1:${port}`,
+      `ws://127.0.0.1:${port}`,
+    );
     await expectChainUnreadable(await postWager(url, await freshAddress()));
     await expectChainUnreadable(await fetch(`${url}/v1/wagers/${await freshAddress()}`));
     const health = (await (await fetch(`${url}/v1/health`)).json()) as { rpcError?: string };

@@ -6,19 +6,11 @@
  */
 import { generateKeyPairSigner } from '@solana/kit';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startKeeperRuntime, type KeeperRuntime, type KeeperRuntimeOptions } from '../keeper-runtime';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPort } from '../../keeper/__tests__/network-faults';
 
 let dir: string;
 let runtime: KeeperRuntime | undefined;

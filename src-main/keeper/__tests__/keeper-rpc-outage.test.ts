@@ -5,57 +5,31 @@
  * loop runs again and a wager opened during the outage is settled.
  */
 import { generateKeyPairSigner } from '@solana/kit';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectToChain } from '../../chain/rpc-connection';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import type { Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
-import { freshDatabase, localnetParts, openWager, sleep, slotPump, tempDir, waitFor, type LocalRpc } from './keeper-test-helpers';
+import { startTcpProxy, type TcpProxy } from './network-faults';
+import {
+  freshDatabase,
+  localnetParts,
+  openWager,
+  sleep,
+  slotPump,
+  tempDir,
+  waitFor,
+  type LocalRpc,
+} from './keeper-test-helpers';
 
 const SOL = 1_000_000_000n;
-
-/** A TCP proxy to `target` that can refuse (and cut) connections while "down". */
-async function startProxy(targetPort: number) {
-  let down = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = connect(targetPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const goDown = () => {
-    down = true;
-    for (const socket of sockets) socket.destroy();
-    sockets.clear();
-  };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    down: goDown,
-    up() {
-      down = false;
-    },
-    close: () => new Promise<void>((resolve) => (goDown(), server.close(() => resolve()))),
-  };
-}
 
 let localnet: Localnet;
 let parts: Awaited<ReturnType<typeof localnetParts>>;
 let rpc: LocalRpc;
 let pump: ReturnType<typeof slotPump>;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let proxy: Awaited<ReturnType<typeof startProxy>>;
+let proxy: TcpProxy;
 
 beforeAll(async () => {
   localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
@@ -63,7 +37,7 @@ beforeAll(async () => {
   rpc = parts.rpc;
   pump = slotPump(localnet, 80).start();
   dir = await tempDir('keeper-outage-');
-  proxy = await startProxy(Number(new URL(localnet.rpcUrl).port));
+  proxy = await startTcpProxy(Number(new URL(localnet.rpcUrl).port));
 });
 afterAll(async () => {
   await proxy?.close();
@@ -85,7 +59,12 @@ async function keeperThroughProxy(name: string) {
   localnet.chain.airdrop(key.address, 10n * SOL);
   const db = freshDatabase(dir, `${name}.db`);
   // HTTP JSON-RPC through the proxy; the WebSocket straight to the localnet (slot notifications keep coming).
-  const keeper = createKeeper({ connection: connectToChain(proxy.url, localnet.wsUrl), signer: key, db, sweepIntervalMs: 60_000 });
+  const keeper = createKeeper({
+    connection: connectToChain(proxy.url, localnet.wsUrl),
+    signer: key,
+    db,
+    sweepIntervalMs: 60_000,
+  });
   running = { keeper, db };
   return keeper;
 }
@@ -99,10 +78,14 @@ describe('a keeper whose RPC goes down and comes back', () => {
     expect(healthy.lastTick).toBeGreaterThan(0);
 
     proxy.down();
-    const failing = await waitFor(async () => {
-      const health = await keeper.health();
-      return health.rpcError ? health : undefined;
-    }, 10_000, 'rpcError in health');
+    const failing = await waitFor(
+      async () => {
+        const health = await keeper.health();
+        return health.rpcError ? health : undefined;
+      },
+      10_000,
+      'rpcError in health',
+    );
     expect(failing.rpcError).toContain(proxy.url);
     // The loop keeps trying (slot notifications, heartbeat) but no pass completes.
     const stalledAt = failing.lastTick;
@@ -118,15 +101,23 @@ describe('a keeper whose RPC goes down and comes back', () => {
     expect(keeper.records.get(opened.wager)?.state).toBe('queued');
 
     proxy.up();
-    const recovered = await waitFor(async () => {
-      const health = await keeper.health();
-      return !health.rpcError && health.lastTick > stalledAt ? health : undefined;
-    }, 10_000, 'the keeper to read the chain again');
+    const recovered = await waitFor(
+      async () => {
+        const health = await keeper.health();
+        return !health.rpcError && health.lastTick > stalledAt ? health : undefined;
+      },
+      10_000,
+      'the keeper to read the chain again',
+    );
     expect(recovered.rpcError).toBeUndefined();
-    const settled = await waitFor(() => {
-      const r = keeper.records.get(opened.wager);
-      return r?.state === 'settled' ? r : undefined;
-    }, 20_000, 'the wager opened during the outage to be settled');
+    const settled = await waitFor(
+      () => {
+        const r = keeper.records.get(opened.wager);
+        return r?.state === 'settled' ? r : undefined;
+      },
+      20_000,
+      'the wager opened during the outage to be settled',
+    );
     expect(settled.settleSignature).toBeTruthy();
     const later = (await keeper.health()).lastTick;
     await sleep(1_500);

@@ -1,28 +1,23 @@
 import { generateKeyPairSigner } from '@solana/kit';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { connectToChain } from '../../chain/rpc-connection';
 import { openDatabase } from '../../store/database';
 import { createKeeper } from '../keeper';
-
-/** A port nothing listens on: bind one, then let it go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPort } from './network-faults';
 
 it('starts while its RPC is unreachable and says so in health (rpcError), instead of refusing to run', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'keeper-offline-'));
   const db = openDatabase(join(dir, 'keeper.db'));
   const port = await closedPort();
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const keeper = createKeeper({ connection: connectToChain(rpcUrl, `ws://127.0.0.1:${port}`), signer: await generateKeyPairSigner(), db });
+  const keeper = createKeeper({
+    connection: connectToChain(rpcUrl, `ws://127.0.0.1:${port}`),
+    signer: await generateKeyPairSigner(),
+    db,
+  });
   try {
     await keeper.start();
     const health = await keeper.health();
