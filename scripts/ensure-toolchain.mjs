@@ -2,6 +2,7 @@
 // Installs what the tests and the program build need and a fresh machine lacks, from Debian's packages.
 // Runs before `npm test` and `npm run build:programs`. Plain .mjs: it must run before anything is compiled.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** Commands the project needs, and the Debian package that provides each. */
 const REQUIRED = [
@@ -28,6 +29,20 @@ if (missing.length > 0) {
   });
   run(['apt-get', 'update', '-qq']);
   run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
+}
+
+// The committed programs are reproducible only with the clang that built them (program/toolchain/
+// CLANG_VERSION): Debian point releases of clang-19 may change code generation. Said here, not refused:
+// the reproducible-build test fails, naming the same cause, if the bytes really differ.
+const recordFile = new URL('../program/toolchain/CLANG_VERSION', import.meta.url);
+const recorded = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').split('\n')[0].trim() : '';
+const version = spawnSync('clang-19', ['--version'], { encoding: 'utf8' });
+const installed = version.status === 0 ? version.stdout.split('\n')[0].trim() : '';
+if (recorded && installed && installed !== recorded) {
+  console.error(
+    `ensure-toolchain: warning: the installed clang-19 is "${installed}" but the committed programs were built ` +
+      `with "${recorded}" (program/toolchain/CLANG_VERSION): rebuilt .so files may differ from the committed ones`,
+  );
 }
 
 const major = Number(process.versions.node.split('.')[0]);

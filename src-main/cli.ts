@@ -3,18 +3,17 @@
  * prints JSON on stdout, so scripts can read it; errors go to stderr with exit code 1, usage errors (a
  * wrong, missing or conflicting flag: UsageError or a parseArgs error) with exit code 2.
  */
-import { address, getBase16Encoder, isAddress } from '@solana/kit';
-import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from './commands/cli-flags';
-import { verifyRandomness } from './protocol/oracle';
 
 const USAGE = `wager-keeper <command> [options]
 
 Commands:
-  verify-randomness --authority ADDRESS --seed HEX --randomness HEX
-      Checks offline that the randomness of a fulfilled local-oracle request is the authority's
-      ed25519 signature over the seed. Prints {"valid":true|false}; exits 1 when invalid.
+  verify-randomness (--authority ADDRESS | --rpc URL [--oracle-program ADDRESS]) --seed HEX --randomness HEX
+      Checks that the randomness of a fulfilled local-oracle request is a fulfilment authority's ed25519
+      signature over the seed: offline against --authority, or against each fulfilment authority of the
+      oracle's NetworkState read from --rpc (the local oracle's program unless --oracle-program).
+      Prints {"valid":true|false} (with --rpc, the "authority" that signed); exits 1 when invalid.
   localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE]
       Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on --ws-port, by default
       the RPC port + 1) with both programs, a test USDC mint, paytables, pool liquidity and funded dev keys;
@@ -50,23 +49,8 @@ port). Exit codes: 0 done, 1 failed, 2 usage error.
 /** The usage text (a test checks that it names every flag of every command). */
 export const usage = (): string => USAGE;
 
-const hexBytes = (name: string, value: string | undefined, length: number): Uint8Array => {
-  if (value === undefined) throw new UsageError(`missing --${name}`);
-  const clean = value.replace(/^0x/, '');
-  if (!/^[0-9a-fA-F]*$/.test(clean) || clean.length !== length * 2) throw new UsageError(`--${name} must be ${length} bytes of hex`);
-  return new Uint8Array(getBase16Encoder().encode(clean.toLowerCase()));
-};
-
-/** The flags of `verify-randomness`. */
-export const VERIFY_RANDOMNESS_OPTIONS = { authority: { type: 'string' }, seed: { type: 'string' }, randomness: { type: 'string' } } as const;
-
-async function verifyRandomnessCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: VERIFY_RANDOMNESS_OPTIONS });
-  if (!values.authority || !isAddress(values.authority)) throw new UsageError('--authority must be a base58 address');
-  const valid = await verifyRandomness(address(values.authority), hexBytes('seed', values.seed, 32), hexBytes('randomness', values.randomness, 64));
-  console.log(JSON.stringify({ valid }));
-  return valid ? 0 : 1;
-}
+/** The flags of `verify-randomness` (kept exported here: the usage test reads them from the CLI). */
+export { VERIFY_RANDOMNESS_OPTIONS } from './commands/verify-randomness-command';
 
 async function oracleDemoCommand(): Promise<number> {
   const { runOracleDemo } = await import('./localnet/oracle-demo');
@@ -87,7 +71,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   oracle: async (args) => (await import('./commands/oracle-command')).oracleCommand(args),
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
-  'verify-randomness': verifyRandomnessCommand,
+  'verify-randomness': async (args) => (await import('./commands/verify-randomness-command')).verifyRandomnessCommand(args),
   'oracle-demo': oracleDemoCommand,
   version,
   '--version': version,

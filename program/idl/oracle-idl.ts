@@ -70,6 +70,7 @@ export const ORACLE_ERRORS = [
   ['alreadyFulfilled', 6019, 'The request is already fulfilled'],
   ['unsupportedRent', 6020, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
   ['tooManyAccounts', 6021, 'More accounts were passed than the program reads'],
+  ['treasuryNotRentExempt', 6022, 'The request fee would leave the treasury below its rent-exempt minimum'],
 ] as const;
 
 const networkPdaDefault = () => pdaValueNode(pdaLinkNode('networkState'), []);
@@ -245,6 +246,11 @@ export function createOracleIdl(): RootNode {
           discriminatorField(anchorDiscriminator('event', 'RandomnessFulfilled')),
           structFieldTypeNode({ name: 'seed', type: bytes32() }),
           structFieldTypeNode({ name: 'randomness', type: bytes64() }),
+          structFieldTypeNode({
+            name: 'authority',
+            type: publicKeyTypeNode(),
+            docs: ['The fulfilment authority whose signature over the seed is the randomness.'],
+          }),
         ]),
       }),
     ],

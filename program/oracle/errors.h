@@ -27,3 +27,4 @@
 #define ERR_ALREADY_FULFILLED ORACLE_ERROR(6019)          // fulfil on a fulfilled request
 #define ERR_UNSUPPORTED_RENT ORACLE_ERROR(6020)           // the Rent sysvar has an exemption threshold other than 1 or 2
 #define ERR_TOO_MANY_ACCOUNTS ORACLE_ERROR(6021)          // more accounts passed than the program reads
+#define ERR_TREASURY_NOT_RENT_EXEMPT ORACLE_ERROR(6022)   // the fee would leave the treasury below its rent-exempt minimum

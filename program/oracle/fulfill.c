@@ -51,12 +51,14 @@ ProgramResult oracle_fulfill(SolInput *in) {
   request->data[RANDOMNESS_VARIANT_OFFSET] = RANDOMNESS_FULFILLED;
   __builtin_memcpy(request->data + RANDOMNESS_VALUE_OFFSET, randomness, 64);
 
-  // RandomnessFulfilled { seed, randomness }
-  u8 event[8 + 32 + 64];
+  // RandomnessFulfilled { seed, randomness, authority }: the account keeps ORAO's layout, which does not
+  // say who fulfilled; the event does, so the randomness can be verified offline against that one key.
+  u8 event[8 + 32 + 64 + 32];
   const u8 event_disc[8] = RANDOMNESS_FULFILLED_EVENT_DISCRIMINATOR;
   __builtin_memcpy(event, event_disc, 8);
   __builtin_memcpy(event + 8, seed, 32);
   __builtin_memcpy(event + 40, randomness, 64);
+  __builtin_memcpy(event + 104, authority->key->x, 32);
   sol_emit_event(event, sizeof(event));
   return SUCCESS;
 }

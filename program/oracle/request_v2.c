@@ -41,10 +41,22 @@ ProgramResult oracle_request_v2(SolInput *in) {
   if (!sol_find_program_address_of(request->key, find, 2, in->program_id, &bump)) return ERR_INVALID_REQUEST_ACCOUNT;
   if (sol_is_owned_by(request, in->program_id) || request->data_len != 0) return ERR_SEED_IN_USE;
 
-  u64 fee = sol_read_u64(network->data + NETWORK_REQUEST_FEE_OFFSET), rent, total;
-  if (!sol_rent_exempt_minimum(RANDOMNESS_ACCOUNT_SIZE, &rent)) return ERR_UNSUPPORTED_RENT;
+  u64 fee = sol_read_u64(network->data + NETWORK_REQUEST_FEE_OFFSET), total;
+  SolRentRate rate;
+  if (!sol_rent_rate(&rate)) return ERR_UNSUPPORTED_RENT;
+  u64 rent = sol_rent_minimum_at(&rate, RANDOMNESS_ACCOUNT_SIZE);
   u64 rent_due = *request->lamports >= rent ? 0 : rent - *request->lamports;
   if (!sol_add_checked(fee, rent_due, &total) || *payer->lamports < total) return ERR_INSUFFICIENT_FUNDS;
+  // The runtime fails a transaction that leaves an account with 0 < lamports < its rent-exempt minimum
+  // (InsufficientFundsForRent, no name): the payer must end empty or still rent-exempt.
+  u64 remainder = *payer->lamports - total;
+  if (remainder != 0 && remainder < sol_rent_minimum_at(&rate, payer->data_len)) return ERR_INSUFFICIENT_FUNDS;
+  // Same rule for the treasury: one that does not exist yet is created by the first fee, which must then
+  // reach its rent-exempt minimum. init_network cannot check it: here it takes the treasury as data.
+  u64 treasury_after;
+  if (fee > 0 && (!sol_add_checked(*treasury->lamports, fee, &treasury_after) ||
+                  treasury_after < sol_rent_minimum_at(&rate, treasury->data_len)))
+    return ERR_TREASURY_NOT_RENT_EXEMPT;
 
   if (fee > 0) {
     r = sol_system_transfer(payer, treasury, system_program, fee, NULL);

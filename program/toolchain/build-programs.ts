@@ -10,7 +10,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileC, REPO_ROOT } from './compile.ts';
+import {
+  CLANG_VERSION_FILE,
+  clangVersionMismatch,
+  compileC,
+  installedClangVersion,
+  recordedClangVersion,
+  REPO_ROOT,
+} from './compile.ts';
 import { DEFAULT_ENTRY, linkSbpfV0 } from './linker.ts';
 import type { LinkInput, LinkStats } from './linker.ts';
 
@@ -127,6 +134,12 @@ export async function main(args: readonly string[], options: BuildOptions = {}):
     console.log('build-programs: no programs under program/ (a program is a folder with .c files)');
     return 0;
   }
+  // Every program rebuilt: the record follows the compiler that built them. A subset built with another
+  // clang than the recorded one leaves the record alone and says so.
+  const installed = installedClangVersion();
+  const all = args.length === 0;
+  const mismatch = clangVersionMismatch(installed, recordedClangVersion(clangVersionFile(options)));
+  if (mismatch && !all) console.error(`build-programs: warning: ${mismatch}`);
   let failed = 0;
   for (const name of names) {
     try {
@@ -142,7 +155,20 @@ export async function main(args: readonly string[], options: BuildOptions = {}):
       console.error(`build-programs: ${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  if (all && failed === 0 && installed !== undefined && mismatch) {
+    const file = clangVersionFile(options);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `${installed}\n`);
+    console.log(
+      `build-programs: recorded "${installed}" in ${path.relative(options.root ?? REPO_ROOT, file)}`,
+    );
+  }
   return failed === 0 ? 0 : 1;
+}
+
+/** The compiler record of the checkout being built. */
+function clangVersionFile(options: BuildOptions): string {
+  return path.join(options.root ?? REPO_ROOT, path.relative(REPO_ROOT, CLANG_VERSION_FILE));
 }
 
 /** True when this file is the process's entry script (not when imported). */

@@ -3,7 +3,8 @@
  * (FINDINGS.md) and nothing that depends on where the checkout lives, so the same source gives
  * the same object bytes on every machine with the same clang.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,47 @@ export const CLANG = 'clang-19';
 
 /** Repository root (this file is program/toolchain/compile.ts). */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/**
+ * The first line of `clang-19 --version` the committed resources/programs/*.so were built with (the
+ * Debian package revision included). `apt-get install clang-19` takes whatever Debian ships today, and a
+ * point release may change code generation: comparing this record with the installed compiler names
+ * that cause at once when the reproducible-build test or ensure-toolchain sees a difference.
+ */
+export const CLANG_VERSION_FILE = path.join(REPO_ROOT, 'program', 'toolchain', 'CLANG_VERSION');
+
+/** The recorded compiler version line, or undefined when the record is missing or empty. */
+export function recordedClangVersion(file = CLANG_VERSION_FILE): string | undefined {
+  if (!existsSync(file)) return undefined;
+  return readFileSync(file, 'utf8').split('\n')[0]!.trim() || undefined;
+}
+
+/** First line of `clang-19 --version`, or undefined when clang-19 cannot be run. */
+export function installedClangVersion(): string | undefined {
+  const result = spawnSync(CLANG, ['--version'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) return undefined;
+  return result.stdout.split('\n')[0]!.trim() || undefined;
+}
+
+/**
+ * Why a build may not reproduce the committed bytes, as a sentence; undefined when the installed clang
+ * is the recorded one.
+ */
+export function clangVersionMismatch(
+  installed: string | undefined,
+  recorded: string | undefined,
+): string | undefined {
+  const record = path.relative(REPO_ROOT, CLANG_VERSION_FILE);
+  if (recorded === undefined) return `no compiler version recorded in ${record}`;
+  if (installed === undefined)
+    return `${CLANG} cannot be run (the committed programs were built with "${recorded}")`;
+  if (installed === recorded) return undefined;
+  return (
+    `the installed ${CLANG} is "${installed}" but the committed programs were built with "${recorded}" ` +
+    `(${record}): a different clang may generate different code; install that version, or rebuild every ` +
+    `program with \`npm run build:programs\` (which updates ${record}) and commit both`
+  );
+}
 
 /**
  * Code generation flags, exactly as FINDINGS.md: BPF v2 ISA (v3/v4 emit JMP32 and v4 ALU forms that

@@ -326,7 +326,13 @@ function collectGlobals(objects: readonly BpfObject[]): Map<string, GlobalDefini
 
 /** A relocation target: an address in the image, or a name no input defines. */
 type Resolved =
-  | { readonly kind: 'defined'; readonly address: number; readonly inText: boolean }
+  | {
+      readonly kind: 'defined';
+      readonly address: number;
+      readonly inText: boolean;
+      /** For an SHN_ABS symbol (a constant, not an address): the input that defines it. */
+      readonly absoluteIn?: string;
+    }
   | { readonly kind: 'external'; readonly name: string };
 
 class SymbolResolver {
@@ -341,7 +347,9 @@ class SymbolResolver {
       if (!definition) return { kind: 'external', name: symbol.name };
       return this.resolve(definition.object, definition.symbol);
     }
-    if (symbol.shndx === SHN_ABS) return { kind: 'defined', address: symbol.value, inText: false };
+    if (symbol.shndx === SHN_ABS) {
+      return { kind: 'defined', address: symbol.value, inText: false, absoluteIn: object.name };
+    }
     const placement = this.layout.placements.get(object)?.get(symbol.shndx);
     if (!placement) {
       const section = object.sections[symbol.shndx]?.name ?? String(symbol.shndx);
@@ -559,6 +567,9 @@ function applyRelocations(
     }
   }
   // Sorted by address: the loader does not require it, but it keeps .rel.dyn stable and readable.
+  // Known difference from GNU/LLVM linkers: DT_RELCOUNT conventionally counts RELATIVE entries placed
+  // first, while here they are interleaved with the R_BPF_64_32 ones. The SBPF loader walks every entry
+  // and ignores DT_RELCOUNT, so this is harmless; reordering would change every committed .so's bytes.
   result.dynamic.sort((a, b) => a.offset - b.offset);
   return result;
 }
@@ -637,6 +648,28 @@ function undefinedData(site: RelocationSite, name: string): LinkError {
 }
 
 /**
+ * An SHN_ABS symbol is a constant, not a place in the file: the R_BPF_64_RELATIVE an lddw gets (or the
+ * MM_PROGRAM_START a stored pointer gets) would add the load base to it and the program would read a
+ * different number than the one defined. Refused rather than guessed at (no dynamic entry for it exists).
+ */
+function absoluteSymbol(site: RelocationSite, definedIn: string, use: string): LinkError {
+  const name = symbolDisplayName(site.symbol, site.object);
+  const where = `${site.chunk.section.name}+${hex(site.relocation.offset)}`;
+  const origin = definedIn === site.object.name ? '' : ` (defined in ${definedIn})`;
+  return new LinkError(
+    'UnsupportedRelocation',
+    `${site.object.name}: ${use} at ${where} refers to the absolute (SHN_ABS) symbol ${name}${origin}: ` +
+      `the loader would relocate a constant as an address; define it as a C constant instead`,
+    {
+      file: site.object.name,
+      symbol: name,
+      section: site.chunk.section.name,
+      offset: site.relocation.offset,
+    },
+  );
+}
+
+/**
  * R_BPF_64_64 on `lddw rX, sym+A` (A in the two imm halves): write the file address, and let the
  * loader add MM_PROGRAM_START through an R_BPF_64_RELATIVE entry.
  */
@@ -649,6 +682,7 @@ function applyLddwAddress(
   requireField(site, 2 * INSTRUCTION_SIZE, OP_LDDW, image);
   const target = resolver.resolve(site.object, site.symbol);
   if (target.kind === 'external') throw undefinedData(site, target.name);
+  if (target.absoluteIn !== undefined) throw absoluteSymbol(site, target.absoluteIn, 'lddw');
   const view = dataView(image);
   const lowAt = site.at + 4;
   const highAt = site.at + INSTRUCTION_SIZE + 4;
@@ -748,6 +782,7 @@ function applyDataPointer(site: RelocationSite, image: Uint8Array, resolver: Sym
   if (site.chunk.kind === 'text') throw relocationError(site, '64-bit data relocation inside code');
   const target = resolver.resolve(site.object, site.symbol);
   if (target.kind === 'external') throw undefinedData(site, target.name);
+  if (target.absoluteIn !== undefined) throw absoluteSymbol(site, target.absoluteIn, 'a pointer in .rodata');
   const view = dataView(image);
   const addend = view.getBigUint64(site.at, true);
   view.setBigUint64(site.at, BigInt.asUintN(64, MM_PROGRAM_START + BigInt(target.address) + addend), true);

@@ -1,5 +1,5 @@
 /**
- * sol/sysvars.h sol_rent_exempt_minimum on the real runtime: programs/rent.c computes the
+ * sol/sysvars.h sol_rent_exempt_minimum (and sol_rent_rate / sol_rent_minimum_at) on the real runtime: programs/rent.c computes the
  * rent-exempt minimum of several account sizes from the Rent sysvar, compared with what LiteSVM
  * (the Agave Rent code) says for the same sizes.
  */
@@ -15,11 +15,17 @@ beforeAll(async () => {
   bytes = await buildSdkTestProgram('rent.c');
 });
 
-/** The program's answer for each size: the minimum balance, or undefined when it reported false. */
+/**
+ * The program's answer for each size: the minimum balance, or undefined when it reported false. The
+ * one-read form (sol_rent_rate + sol_rent_minimum_at) must give the same answers.
+ */
 async function rentExemptMinimums(svm: LiteSVM): Promise<(bigint | undefined)[]> {
   const chain = await loadSdkTestProgram(bytes, svm);
   const r = reader(await chain.returnData(u64s(SIZES)));
-  return SIZES.map((_, i) => (r.u8(i * 9) === 1 ? r.u64(i * 9 + 1) : undefined));
+  const direct = SIZES.map((_, i) => (r.u8(i * 18) === 1 ? r.u64(i * 18 + 1) : undefined));
+  const fromRate = SIZES.map((_, i) => (r.u8(i * 18 + 9) === 1 ? r.u64(i * 18 + 10) : undefined));
+  expect(fromRate, 'sol_rent_minimum_at differs from sol_rent_exempt_minimum').toEqual(direct);
+  return direct;
 }
 
 describe('sol_rent_exempt_minimum, run in LiteSVM', () => {

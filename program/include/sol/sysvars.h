@@ -25,6 +25,27 @@ static inline bool sol_rent_exempt_minimum(u64 space, u64 *lamports) {
   return true;
 }
 
+/**
+ * Rent exemption for several sizes from one syscall: lamports per byte with the threshold applied, so the
+ * minimum of `space` bytes is (SOL_ACCOUNT_STORAGE_OVERHEAD + space) * per_byte.
+ */
+typedef struct {
+  u64 per_byte;
+} SolRentRate;
+
+/** Reads the Rent sysvar once; false for a threshold other than 1 or 2 (as sol_rent_exempt_minimum). */
+static inline bool sol_rent_rate(SolRentRate *rate) {
+  u64 overhead_only;
+  if (!sol_rent_exempt_minimum(0, &overhead_only)) return false;
+  rate->per_byte = overhead_only / SOL_ACCOUNT_STORAGE_OVERHEAD; // exact: overhead * per_byte_year * years
+  return true;
+}
+
+/** Lamports that make an account of `space` bytes rent-exempt at `rate`. */
+static inline u64 sol_rent_minimum_at(const SolRentRate *rate, u64 space) {
+  return (SOL_ACCOUNT_STORAGE_OVERHEAD + space) * rate->per_byte;
+}
+
 /** The current slot. */
 static inline u64 sol_current_slot(void) {
   SolClock clock;

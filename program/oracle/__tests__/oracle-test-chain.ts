@@ -16,20 +16,47 @@ export interface OracleTestChain {
   networkState: Address;
 }
 
-export async function createOracleTestChain(): Promise<OracleTestChain> {
+export interface OracleTestChainOptions {
+  /** Default REQUEST_FEE. */
+  requestFee?: bigint;
+  /** Default true: the treasury is an existing, rent-exempt account. */
+  fundTreasury?: boolean;
+}
+
+export async function createOracleTestChain(options: OracleTestChainOptions = {}): Promise<OracleTestChain> {
   const runner = createLiteSvmRunner(new LiteSVM());
   const payer = await generateKeyPairSigner();
   runner.svm.airdrop(payer.address, lamports(100_000_000_000n));
   const fulfiller = await generateKeyPairSigner();
   const treasury = (await generateKeyPairSigner()).address;
-  runner.svm.airdrop(treasury, lamports(1_000_000_000n)); // a treasury is an existing, rent-exempt account
+  if (options.fundTreasury ?? true) runner.svm.airdrop(treasury, lamports(1_000_000_000n));
   const oracle = await bootstrapLocalOracle(runner, {
     payer,
     treasury,
-    requestFee: REQUEST_FEE,
+    requestFee: options.requestFee ?? REQUEST_FEE,
     fulfillmentAuthorities: [fulfiller.address],
   });
   return { runner, payer, fulfiller, treasury, ...oracle };
+}
+
+/**
+ * The Ed25519 signature-verify precompile's error codes (Agave's `PrecompileError`, in declaration
+ * order): a transaction the precompile refuses ends with `Custom(code)` at the precompile's index.
+ */
+export const PRECOMPILE_ERRORS = [
+  'InvalidPublicKey',
+  'InvalidRecoveryId',
+  'InvalidSignature',
+  'InvalidDataOffsets',
+  'InvalidInstructionDataSize',
+] as const;
+
+/** The precompile error a failed transaction ended with, with the index of the failing instruction. */
+export function precompileErrorOf(outcome: TransactionOutcome): { instructionIndex?: number; name: string } | undefined {
+  const code = outcome.ok ? undefined : outcome.failure?.customCode;
+  if (code === undefined) return undefined;
+  const instructionIndex = outcome.failure?.instructionIndex;
+  return { ...(instructionIndex !== undefined && { instructionIndex }), name: PRECOMPILE_ERRORS[code] ?? `Custom(${code})` };
 }
 
 /** The oracle error name (as in the IDL) a failed transaction ended with, or the runtime's error name. */

@@ -1,13 +1,15 @@
-import { getBase64Encoder, generateKeyPairSigner, lamports, type Address } from '@solana/kit';
+import { getAddressEncoder, getBase64Encoder, generateKeyPairSigner, lamports, type Address, type Instruction } from '@solana/kit';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findProgramDataAddress } from '../../../src-main/chain/upgradeable-loader';
 import {
+  ED25519_PROGRAM_ADDRESS,
   findRandomnessRequestPda,
   getEd25519VerifyInstruction,
   getFulfillInstructionAsync,
   getFulfillRandomnessInstructions,
   getInitNetworkInstructionAsync,
   getNetworkStateDecoder,
+  getRandomnessFulfilledEventDecoder,
   getRandomnessV2Decoder,
   getRequestV2InstructionAsync,
   signRandomness,
@@ -19,6 +21,7 @@ import {
   balanceOf,
   createOracleTestChain,
   errorNameOf,
+  precompileErrorOf,
   randomSeed,
   type OracleTestChain,
 } from './oracle-test-chain';
@@ -34,6 +37,32 @@ const requestAccountOf = async (seed: Uint8Array): Promise<Address> =>
 async function request(seed: Uint8Array, payer = chain.payer) {
   const ix = await getRequestV2InstructionAsync({ payer, treasury: chain.treasury, seed }, { programAddress: chain.programAddress });
   return chain.runner.send(chain.payer, [ix]);
+}
+
+/** The events the transaction logged (`Program data:` lines), decoded from base64. */
+const eventsOf = (logs: readonly string[]): Uint8Array[] =>
+  logs.filter((line) => line.startsWith('Program data: ')).map((line) => new Uint8Array(getBase64Encoder().encode(line.slice('Program data: '.length))));
+
+/**
+ * An Ed25519 precompile instruction verifying several signatures, all data inside the instruction:
+ * [count, pad] [count x 7 u16 offsets] then per signature [public key 32][signature 64][message].
+ */
+function ed25519MultiInstruction(entries: readonly { publicKey: Uint8Array; message: Uint8Array; signature: Uint8Array }[]): Instruction {
+  const headerSize = 2 + 14 * entries.length;
+  const size = entries.reduce((total, e) => total + 96 + e.message.length, headerSize);
+  const data = new Uint8Array(size);
+  const view = new DataView(data.buffer);
+  data[0] = entries.length;
+  let at = headerSize;
+  entries.forEach((entry, i) => {
+    const offsets = [at + 32, 0xffff, at, 0xffff, at + 96, entry.message.length, 0xffff];
+    offsets.forEach((value, k) => view.setUint16(2 + 14 * i + 2 * k, value, true));
+    data.set(entry.publicKey, at);
+    data.set(entry.signature, at + 32);
+    data.set(entry.message, at + 96);
+    at += 96 + entry.message.length;
+  });
+  return { programAddress: ED25519_PROGRAM_ADDRESS, accounts: [], data };
 }
 
 function readRequest(address: Address) {
@@ -113,6 +142,33 @@ describe('local VRF oracle: request_v2', () => {
     expect(balanceOf(chain, chain.treasury)).toBe(treasuryBefore);
   });
 
+  it('refuses a payer the fee and rent would leave with 0 < lamports < its rent-exempt minimum (named), charging nothing', async () => {
+    // Without the check the runtime fails the transaction with an unnamed InsufficientFundsForRent.
+    const requestRent = chain.runner.svm.minimumBalanceForRentExemption(137n);
+    const payerMinimum = chain.runner.svm.minimumBalanceForRentExemption(0n);
+    for (const remainder of [1n, payerMinimum - 1n]) {
+      const payer = await generateKeyPairSigner();
+      const funds = REQUEST_FEE + requestRent + remainder;
+      chain.runner.svm.airdrop(payer.address, lamports(funds));
+      const treasuryBefore = balanceOf(chain, chain.treasury);
+      expect(errorNameOf(await request(randomSeed(), payer)), `remainder ${remainder}`).toBe('insufficientFunds');
+      expect(balanceOf(chain, payer.address)).toBe(funds);
+      expect(balanceOf(chain, chain.treasury)).toBe(treasuryBefore);
+    }
+  });
+
+  it('accepts a payer left with exactly nothing or exactly its rent-exempt minimum', async () => {
+    const requestRent = chain.runner.svm.minimumBalanceForRentExemption(137n);
+    const payerMinimum = chain.runner.svm.minimumBalanceForRentExemption(0n);
+    for (const remainder of [0n, payerMinimum]) {
+      const payer = await generateKeyPairSigner();
+      chain.runner.svm.airdrop(payer.address, lamports(REQUEST_FEE + requestRent + remainder));
+      const outcome = await request(randomSeed(), payer);
+      expect(outcome.ok, `remainder ${remainder}: ${outcome.failure?.message}`).toBe(true);
+      expect(balanceOf(chain, payer.address)).toBe(remainder);
+    }
+  });
+
   it('refuses a treasury other than the configured one', async () => {
     const ix = await getRequestV2InstructionAsync(
       { payer: chain.payer, treasury: chain.payer.address, seed: randomSeed() },
@@ -127,6 +183,28 @@ describe('local VRF oracle: request_v2', () => {
       { programAddress: chain.programAddress },
     );
     expect(errorNameOf(await chain.runner.send(chain.payer, [ix]))).toBe('invalidRequestAccount');
+  });
+});
+
+describe('local VRF oracle: a treasury that does not exist yet', () => {
+  // The local init_network takes the treasury as data, so it cannot see the account; the first request's
+  // fee creates it, and request_v2 refuses, by name, a fee that could not make it rent-exempt.
+  it('refuses a request whose fee would leave the treasury below rent exemption, charging nothing', async () => {
+    chain = await createOracleTestChain({ fundTreasury: false }); // fee 10 000 < the 0-byte minimum
+    expect(chain.runner.svm.getAccount(chain.treasury).exists).toBe(false);
+    const payerBefore = balanceOf(chain, chain.payer.address);
+    const outcome = await request(randomSeed());
+    expect(errorNameOf(outcome)).toBe('treasuryNotRentExempt');
+    expect(balanceOf(chain, chain.payer.address)).toBe(payerBefore - 5_000n); // the transaction fee only
+    expect(chain.runner.svm.getAccount(chain.treasury).exists).toBe(false);
+  });
+
+  it('creates the treasury with the first fee when the fee reaches the rent-exempt minimum', async () => {
+    const fee = chain.runner.svm.minimumBalanceForRentExemption(0n);
+    chain = await createOracleTestChain({ fundTreasury: false, requestFee: fee });
+    const outcome = await request(randomSeed());
+    expect(outcome.ok, outcome.failure?.message).toBe(true);
+    expect(balanceOf(chain, chain.treasury)).toBe(fee);
   });
 });
 
@@ -150,6 +228,16 @@ describe('local VRF oracle: fulfil', () => {
     expect(randomness).toEqual(await signRandomness(chain.fulfiller, seed));
     expect(await verifyRandomness(chain.fulfiller.address, seed, randomness)).toBe(true);
 
+    // RandomnessFulfilled names the authority that fulfilled, so offline verification needs only the event.
+    const fulfilledDiscriminator = Array.from(anchorDiscriminator('event', 'RandomnessFulfilled'));
+    const event = eventsOf(outcome.logs).find((bytes) => Array.from(bytes.slice(0, 8)).join() === fulfilledDiscriminator.join());
+    expect(event?.length).toBe(8 + 32 + 64 + 32);
+    const decoded = getRandomnessFulfilledEventDecoder().decode(event!);
+    expect(decoded.seed).toEqual(seed);
+    expect(decoded.randomness).toEqual(randomness);
+    expect(decoded.authority).toBe(chain.fulfiller.address);
+    expect(await verifyRandomness(decoded.authority, decoded.seed, decoded.randomness)).toBe(true);
+
     // Offline verification fails for another authority, another seed, or altered randomness.
     const other = await generateKeyPairSigner();
     expect(await verifyRandomness(other.address, seed, randomness)).toBe(false);
@@ -172,7 +260,7 @@ describe('local VRF oracle: fulfil', () => {
     const instructions = await getFulfillRandomnessInstructions({ authority: chain.fulfiller, request: requestAddress, seed, randomness });
     const outcome = await chain.runner.send(chain.payer, instructions);
     expect(outcome.ok).toBe(false);
-    expect(outcome.failure).toMatchObject({ instructionIndex: 0, customCode: 2 }); // precompile InvalidSignature
+    expect(precompileErrorOf(outcome)).toEqual({ instructionIndex: 0, name: 'InvalidSignature' });
     expect(readRequest(requestAddress).request.__kind).toBe('Pending');
   });
 
@@ -182,6 +270,27 @@ describe('local VRF oracle: fulfil', () => {
       { programAddress: chain.programAddress },
     );
     expect(errorNameOf(await chain.runner.send(chain.payer, [fulfill]))).toBe('missingSignatureVerification');
+  });
+
+  it('refuses a precompile instruction verifying two signatures, even when one is the right one', async () => {
+    const randomness = await signRandomness(chain.fulfiller, seed);
+    const right = { publicKey: new Uint8Array(getAddressEncoder().encode(chain.fulfiller.address)), message: seed, signature: randomness };
+    const stranger = await generateKeyPairSigner();
+    const otherMessage = randomSeed();
+    const other = {
+      publicKey: new Uint8Array(getAddressEncoder().encode(stranger.address)),
+      message: otherMessage,
+      signature: await signRandomness(stranger, otherMessage),
+    };
+    const [, fulfill] = await getFulfillRandomnessInstructions({ authority: chain.fulfiller, request: requestAddress, seed, randomness });
+    for (const entries of [[right, other], [other, right], [right, right]]) {
+      const outcome = await chain.runner.send(chain.payer, [ed25519MultiInstruction(entries), fulfill!]);
+      // The precompile accepted both signatures (the failure is at the oracle's instruction, index 1) ...
+      expect(outcome.failure?.instructionIndex).toBe(1);
+      // ... and the oracle reads only the single-signature form.
+      expect(errorNameOf(outcome)).toBe('missingSignatureVerification');
+    }
+    expect(readRequest(requestAddress).request.__kind).toBe('Pending');
   });
 
   it('refuses a precompile instruction that verified a signature over another seed', async () => {

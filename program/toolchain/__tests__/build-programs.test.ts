@@ -21,7 +21,7 @@ import {
   main,
   programOutputPath,
 } from '../build-programs.ts';
-import { CompileError } from '../compile.ts';
+import { CompileError, installedClangVersion } from '../compile.ts';
 import { LinkError } from '../link-error.ts';
 import { fundedChain, invoke, newProgramAddress, returnedU64 } from './helpers/svm.ts';
 
@@ -162,7 +162,28 @@ describe('build-programs CLI', () => {
       ),
       // The SDK runtime (rt.c) is linked into every program, so its memcpy syscall is always there.
       expect.stringMatching(/^zeta: \d+ bytes -> resources\/programs\/zeta\.so \(syscalls: sol_memcpy_\)$/),
+      // No record in this checkout yet: a full build records the compiler that built the programs.
+      `build-programs: recorded "${installedClangVersion()}" in program/toolchain/CLANG_VERSION`,
     ]);
+    const record = readFileSync(path.join(root, 'program/toolchain/CLANG_VERSION'), 'utf8');
+    expect(record).toBe(`${installedClangVersion()}\n`);
+  });
+
+  it('warns when a partial build uses another clang than the recorded one, and keeps the record', async () => {
+    const root = checkout({
+      ...SDK,
+      ...DEMO,
+      'program/toolchain/CLANG_VERSION': 'Debian clang version 19.0.0 (1)\n',
+    });
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const errors: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
+
+    expect(await main(['demo'], { root })).toBe(0);
+    expect(errors.join('\n')).toContain(`the installed clang-19 is "${installedClangVersion()}"`);
+    expect(errors.join('\n')).toContain('built with "Debian clang version 19.0.0 (1)"');
+    const record = readFileSync(path.join(root, 'program/toolchain/CLANG_VERSION'), 'utf8');
+    expect(record).toBe('Debian clang version 19.0.0 (1)\n');
   });
 
   it('builds only the programs named, and fails for unknown names', async () => {

@@ -11,6 +11,7 @@ import {
   R_BPF_64_ABS64,
   R_BPF_64_RELATIVE,
   readBpfObject,
+  SHN_ABS,
 } from '../elf.ts';
 import { LinkError } from '../link-error.ts';
 import type { LinkErrorCode } from '../link-error.ts';
@@ -505,6 +506,38 @@ describe('refusals', () => {
       view.setUint32(table.section.offset + 8, R_BPF_64_ABS32, true),
     );
     expectRefusal(refusal([broken]), 'UnsupportedRelocation', 'abs32.c.o', '.rodata', '32-bit');
+  });
+
+  it('refuses an absolute (SHN_ABS) symbol used by lddw or stored as a pointer, naming symbol and file', async () => {
+    const [definition, lddw, pointer] = await workspace.compile({
+      // `.set` makes ABS_VALUE a constant (st_shndx SHN_ABS), not an address in any section.
+      'abs_def.c': `__asm__(".globl ABS_VALUE\\n.set ABS_VALUE, 0x1234");`,
+      'abs_lddw.c': `#include "fixture.h"
+        extern const char ABS_VALUE[];
+        u64 entrypoint(const u8 *input) { (void)input; return (u64)ABS_VALUE; }`,
+      'abs_pointer.c': `#include "fixture.h"
+        extern const char ABS_VALUE[];
+        static const char *const POINTERS[2] = { ABS_VALUE, "text" };
+        u64 entrypoint(const u8 *input) { return (u64)POINTERS[INSTRUCTION_DATA(input)[0] & 1]; }`,
+    });
+    const symbols = readBpfObject(definition!.name, definition!.bytes).symbols;
+    expect(symbols.find((s) => s.name === 'ABS_VALUE')?.shndx).toBe(SHN_ABS);
+    expect(relocationsOf(lddw!, '.text')).toContainEqual({ type: R_BPF_64_64, symbol: 'ABS_VALUE' });
+    expect(relocationsOf(pointer!, '.rodata')).toContainEqual({ type: R_BPF_64_ABS64, symbol: 'ABS_VALUE' });
+
+    const viaLddw = refusal([lddw!, definition!]);
+    expectRefusal(
+      viaLddw,
+      'UnsupportedRelocation',
+      'abs_lddw.c.o',
+      'lddw',
+      'ABS_VALUE',
+      'SHN_ABS',
+      'abs_def.c.o',
+    );
+    expect(viaLddw.symbol).toBe('ABS_VALUE');
+    const viaPointer = refusal([pointer!, definition!]);
+    expectRefusal(viaPointer, 'UnsupportedRelocation', 'abs_pointer.c.o', '.rodata', 'ABS_VALUE', 'SHN_ABS');
   });
 
   it('refuses a link without the entry symbol, and names the inputs', async () => {

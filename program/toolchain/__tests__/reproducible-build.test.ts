@@ -6,10 +6,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, listPrograms, OUTPUT_DIR, programOutputPath } from '../build-programs.ts';
-import { REPO_ROOT } from '../compile.ts';
+import { clangVersionMismatch, installedClangVersion, recordedClangVersion, REPO_ROOT } from '../compile.ts';
 
 const programs = listPrograms();
 const REBUILD = 'run `npm run build:programs` and commit the result';
+/** Said with every byte difference: a compiler other than the recorded one is the first suspect. */
+const compilerNote = (): string => {
+  const mismatch = clangVersionMismatch(installedClangVersion(), recordedClangVersion());
+  return mismatch ? `; likely cause: ${mismatch}` : '';
+};
 
 /** Compares without dumping megabytes of diff: first differing offset, or -1. */
 function firstDifference(a: Uint8Array, b: Uint8Array): number {
@@ -36,6 +41,22 @@ describe('committed programs are reproducible from source', () => {
 
     const at = firstDifference(first, committed);
     const detail = `built ${first.length} bytes, committed ${committed.length}, first difference at byte ${at}`;
-    expect(at, `${OUTPUT_DIR}/${name}.so is stale (${detail}): ${REBUILD}`).toBe(-1);
+    expect(at, `${OUTPUT_DIR}/${name}.so is stale (${detail}): ${REBUILD}${compilerNote()}`).toBe(-1);
+  });
+
+  it('records the clang version the committed programs were built with', () => {
+    expect(recordedClangVersion(), 'program/toolchain/CLANG_VERSION is missing').toMatch(
+      /clang version 19\.\d+\.\d+/,
+    );
+  });
+
+  it('names a different installed clang as the cause of a difference', () => {
+    const recorded = 'Debian clang version 19.1.7 (3~deb12u1)';
+    expect(clangVersionMismatch(recorded, recorded)).toBeUndefined();
+    const message = clangVersionMismatch('Debian clang version 19.1.8 (1~deb12u1)', recorded);
+    expect(message).toContain('the installed clang-19 is "Debian clang version 19.1.8 (1~deb12u1)"');
+    expect(message).toContain(`built with "${recorded}" (program/toolchain/CLANG_VERSION)`);
+    expect(clangVersionMismatch(undefined, recorded)).toContain('clang-19 cannot be run');
+    expect(clangVersionMismatch(recorded, undefined)).toContain('no compiler version recorded');
   });
 });

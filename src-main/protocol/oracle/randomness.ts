@@ -35,6 +35,19 @@ export async function verifyRandomness(
   return verifySignature(publicKey, randomness as SignatureBytes, seed);
 }
 
+/**
+ * The first of `authorities` whose signature over `seed` is `randomness`, or undefined: verification when
+ * the fulfilling authority is not known in advance (read the candidates from the NetworkState).
+ */
+export async function findFulfillingAuthority(
+  authorities: readonly Address[],
+  seed: ReadonlyUint8Array,
+  randomness: ReadonlyUint8Array,
+): Promise<Address | undefined> {
+  for (const authority of authorities) if (await verifyRandomness(authority, seed, randomness)) return authority;
+  return undefined;
+}
+
 export interface FulfillRandomnessInput {
   authority: KeyPairSigner;
   request: Address;

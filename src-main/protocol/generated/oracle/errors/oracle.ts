@@ -36,6 +36,7 @@ export const ORACLE_ERROR__INVALID_REQUEST_STATE = 0x1782; // 6018
 export const ORACLE_ERROR__ALREADY_FULFILLED = 0x1783; // 6019
 export const ORACLE_ERROR__UNSUPPORTED_RENT = 0x1784; // 6020
 export const ORACLE_ERROR__TOO_MANY_ACCOUNTS = 0x1785; // 6021
+export const ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT = 0x1786; // 6022
 
 export type OracleError =
   | typeof ORACLE_ERROR__ACCOUNT_NOT_WRITABLE
@@ -57,6 +58,7 @@ export type OracleError =
   | typeof ORACLE_ERROR__RANDOMNESS_MISMATCH
   | typeof ORACLE_ERROR__SEED_IN_USE
   | typeof ORACLE_ERROR__TOO_MANY_ACCOUNTS
+  | typeof ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT
   | typeof ORACLE_ERROR__UNAUTHORIZED_FULFILLER
   | typeof ORACLE_ERROR__UNSUPPORTED_RENT
   | typeof ORACLE_ERROR__ZERO_SEED;
@@ -83,6 +85,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [ORACLE_ERROR__RANDOMNESS_MISMATCH]: `The randomness is not the signature the Ed25519 instruction verified`,
     [ORACLE_ERROR__SEED_IN_USE]: `A request for this seed already exists`,
     [ORACLE_ERROR__TOO_MANY_ACCOUNTS]: `More accounts were passed than the program reads`,
+    [ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT]: `The request fee would leave the treasury below its rent-exempt minimum`,
     [ORACLE_ERROR__UNAUTHORIZED_FULFILLER]: `The signer is not a fulfilment authority`,
     [ORACLE_ERROR__UNSUPPORTED_RENT]: `The Rent sysvar has an exemption threshold other than 1 or 2`,
     [ORACLE_ERROR__ZERO_SEED]: `The seed must not be all zeros`,

@@ -10,11 +10,14 @@ import {
   combineCodec,
   fixDecoderSize,
   fixEncoderSize,
+  getAddressDecoder,
+  getAddressEncoder,
   getBytesDecoder,
   getBytesEncoder,
   getStructDecoder,
   getStructEncoder,
   transformEncoder,
+  type Address,
   type FixedSizeCodec,
   type FixedSizeDecoder,
   type FixedSizeEncoder,
@@ -25,9 +28,16 @@ export type RandomnessFulfilledEvent = {
   discriminator: ReadonlyUint8Array;
   seed: ReadonlyUint8Array;
   randomness: ReadonlyUint8Array;
+  /** The fulfilment authority whose signature over the seed is the randomness. */
+  authority: Address;
 };
 
-export type RandomnessFulfilledEventArgs = { seed: ReadonlyUint8Array; randomness: ReadonlyUint8Array };
+export type RandomnessFulfilledEventArgs = {
+  seed: ReadonlyUint8Array;
+  randomness: ReadonlyUint8Array;
+  /** The fulfilment authority whose signature over the seed is the randomness. */
+  authority: Address;
+};
 
 export function getRandomnessFulfilledEventEncoder(): FixedSizeEncoder<RandomnessFulfilledEventArgs> {
   return transformEncoder(
@@ -35,6 +45,7 @@ export function getRandomnessFulfilledEventEncoder(): FixedSizeEncoder<Randomnes
       ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
       ['seed', fixEncoderSize(getBytesEncoder(), 32)],
       ['randomness', fixEncoderSize(getBytesEncoder(), 64)],
+      ['authority', getAddressEncoder()],
     ]),
     (value) => ({ ...value, discriminator: new Uint8Array([61, 67, 128, 142, 15, 77, 223, 252]) }),
   );
@@ -45,6 +56,7 @@ export function getRandomnessFulfilledEventDecoder(): FixedSizeDecoder<Randomnes
     ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
     ['seed', fixDecoderSize(getBytesDecoder(), 32)],
     ['randomness', fixDecoderSize(getBytesDecoder(), 64)],
+    ['authority', getAddressDecoder()],
   ]);
 }
 
