@@ -83,7 +83,7 @@ export const WAGER_ERRORS = [
   ['wrongPayer', 6030, "The refund account is not the wager's payer"],
   ['wrongBeneficiary', 6031, "The beneficiary is not the wager's beneficiary"],
   ['beneficiaryCannotReceive', 6032, 'The beneficiary still cannot receive the payout'],
-  ['invalidPaytableDefinition', 6033, 'Bucket count, zero weight, multiplier bound or house edge violated'],
+  ['invalidPaytableDefinition', 6033, 'Bucket count, zero weight, multiplier bound, highest multiplier below 1x or house edge violated'],
   ['arithmeticOverflow', 6034, 'An amount would overflow or underflow'],
   ['insufficientFunds', 6035, 'The payer cannot fund what this step prepays'],
   ['epochNotClosed', 6036, "The live epoch's close slot has not passed"],
@@ -96,6 +96,8 @@ export const WAGER_ERRORS = [
   ['unsupportedRent', 6043, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
   ['invalidConfigValues', 6044, 'A cap, edge, length or size out of range'],
   ['duplicateAccount', 6045, 'One account passed in two roles that must differ'],
+  ['oracleRequestInUse', 6046, "The oracle request PDA holds something other than this seed's RandomnessV2"],
+  ['epochClosed', 6047, "The live epoch's close has passed: request again after strike_epoch"],
 ] as const;
 
 const seedString = (value: string) => constantPdaSeedNodeFromString('utf8', value);
@@ -189,6 +191,8 @@ export function createWagerIdl(): RootNode {
         field('owedWithdrawals', u64()), field('totalShares', u64()), field('epoch', u64()), field('epochCloseSlot', u64()),
         field('openWagers', arrayTypeNode(u64(), fixedCountNode(2)), 'Open wagers by the parity of their epoch'),
         field('bump', u8()), field('liveEpochHasRecord', u8()), field('padding', bytes(6)),
+        field('postCloseCredits', u64(), 'Stakes kept by the pool from wagers opened after the live epoch closed (expired or settled)'),
+        field('postCloseDebits', u64(), 'Payouts of wagers opened after the live epoch closed that settled'),
       ], 'The liquidity and its obligations, in USDC base units.', 'pool'),
       typedAccount('paytable', 'Paytable', [
         field('name', bytes(32)), field('totalWeight', u64()), field('maxMultiplierBps', u32()),

@@ -53,9 +53,16 @@ ProgramResult debit_program_account(SolAccountInfo *from, SolAccountInfo *to, u6
 }
 
 ProgramResult close_program_account(SolAccountInfo *account, SolAccountInfo *to) {
-  // Zeroed data: if lamports are sent back within the same transaction, the account is not a wager
-  // (or request) any more, so it cannot be "revived".
+  // Zeroed, 0 bytes long and System-owned: if lamports are sent back within the same transaction, the
+  // address is a plain System account again, neither a revived wager nor a zombie that blocks its PDA.
+  // The aligned loader reads the new length from the u64 just before the data (shrinking is always
+  // allowed) and the new owner from the owner field; it lets the owner give away an account whose data
+  // is all zero (here: empty).
+  const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
   sol_zero(account->data, account->data_len);
+  sol_write_u64(account->data - 8, 0);
+  account->data_len = 0;
+  *(SolPubkey *)account->owner = system_id;
   return debit_program_account(account, to, *account->lamports);
 }
 
@@ -80,6 +87,19 @@ ProgramResult release_wager(Pool *pool, const Wager *w) {
   pool->open_stakes -= w->stake;
   pool->locked_liability -= w->max_payout;
   pool->open_wagers[w->epoch & 1] -= 1;
+  return SUCCESS;
+}
+
+ProgramResult book_outcome(Pool *pool, const Wager *w, u64 payout) {
+  u64 liquidity;
+  // The pool receives the stake and pays the payout (the cap at open guarantees it can).
+  if (!sol_add_checked(pool->liquidity, w->stake, &liquidity) || liquidity < payout) return ERR_ARITHMETIC_OVERFLOW;
+  if (w->epoch != pool->epoch) { // opened after the live epoch's close (see Pool)
+    if (!sol_add_checked(pool->post_close_credits, w->stake, &pool->post_close_credits) ||
+        !sol_add_checked(pool->post_close_debits, payout, &pool->post_close_debits))
+      return ERR_ARITHMETIC_OVERFLOW;
+  }
+  pool->liquidity = liquidity - payout;
   return SUCCESS;
 }
 

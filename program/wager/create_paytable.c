@@ -1,6 +1,6 @@
 // create_paytable.c: the admin creates a named paytable. Checked here, once, so every wager can trust it:
-// 1..=32 buckets, every weight > 0, every multiplier <= the config's bound, and expected return
-// sum(weight * multiplier) / (total weight * 10 000) <= 1 - house edge.
+// 1..=32 buckets, every weight > 0, every multiplier <= the config's bound, the highest multiplier >= 1x
+// (10 000 bps), and expected return sum(weight * multiplier) / (total weight * 10 000) <= 1 - house edge.
 //
 // Accounts:
 //   0. [writable, signer] admin: pays the rent
@@ -48,6 +48,9 @@ ProgramResult create_paytable(SolInput *in) {
     if (multiplier > max_multiplier) max_multiplier = multiplier;
   }
   if (weighted_return > total_weight * (BPS - config->house_edge_bps)) return ERR_INVALID_PAYTABLE_DEFINITION;
+  // Some bucket must pay at least the stake back: under 1x, max payout < stake, so the stake would back
+  // other wagers while its own is open (and settlement could then find the liquidity short).
+  if (max_multiplier < BPS) return ERR_INVALID_PAYTABLE_DEFINITION;
 
   u8 bump;
   const SolSignerSeed find[2] = {{(const u8 *)SEED_PAYTABLE, sizeof(SEED_PAYTABLE) - 1}, {name, PAYTABLE_NAME_SIZE}};

@@ -36,7 +36,7 @@
 #define ERR_WRONG_PAYER CUSTOM_ERROR(6030)              // the refund account is not the wager's payer
 #define ERR_WRONG_BENEFICIARY CUSTOM_ERROR(6031)        // the beneficiary is not the wager's beneficiary
 #define ERR_BENEFICIARY_CANNOT_RECEIVE CUSTOM_ERROR(6032) // claim_payout while the beneficiary still cannot receive
-#define ERR_INVALID_PAYTABLE_DEFINITION CUSTOM_ERROR(6033) // bucket count, zero weight, multiplier bound or house edge
+#define ERR_INVALID_PAYTABLE_DEFINITION CUSTOM_ERROR(6033) // bucket count, zero weight, multiplier bound, top multiplier < 1x or house edge
 #define ERR_ARITHMETIC_OVERFLOW CUSTOM_ERROR(6034)      // an amount would overflow or underflow
 #define ERR_INSUFFICIENT_FUNDS CUSTOM_ERROR(6035)       // the payer cannot fund what the step prepays
 #define ERR_EPOCH_NOT_CLOSED CUSTOM_ERROR(6036)         // strike_epoch at or before the epoch's close slot
@@ -49,3 +49,5 @@
 #define ERR_UNSUPPORTED_RENT CUSTOM_ERROR(6043)         // the Rent sysvar has an exemption threshold other than 1 or 2
 #define ERR_INVALID_CONFIG_VALUES CUSTOM_ERROR(6044)    // initialize: a cap, edge, length or size out of range
 #define ERR_DUPLICATE_ACCOUNT CUSTOM_ERROR(6045)        // one account passed in two roles that must differ
+#define ERR_ORACLE_REQUEST_IN_USE CUSTOM_ERROR(6046)    // the oracle request PDA holds something other than this seed's RandomnessV2
+#define ERR_EPOCH_CLOSED CUSTOM_ERROR(6047)             // a liquidity request after the live epoch's close: request again after strike_epoch

@@ -63,11 +63,9 @@ ProgramResult expire_wager(SolInput *in) {
     if (request->data[ORACLE_RANDOMNESS_VARIANT_OFFSET] == ORACLE_RANDOMNESS_FULFILLED) return ERR_ALREADY_FULFILLED;
   }
 
-  u64 liquidity;
-  if (!sol_add_checked(pool->liquidity, w->stake, &liquidity)) return ERR_ARITHMETIC_OVERFLOW;
-  r = release_wager(pool, w);
+  r = book_outcome(pool, w, 0); // forfeiture: the stake becomes the LPs'
+  if (r == SUCCESS) r = release_wager(pool, w);
   if (r != SUCCESS) return r;
-  pool->liquidity = liquidity; // forfeiture: the stake becomes the LPs'
 
   WagerFeesSigner signer;
   wager_fees_signer(&signer, wager_account, w->fees_bump);

@@ -78,7 +78,9 @@ ProgramResult initialize(SolInput *in) {
   u64 t_settle = sol_read_u64(d + 104), epoch_length = sol_read_u64(d + 112), request_size = sol_read_u64(d + 120);
   u16 cap_bps = sol_read_u16(d + 128), edge_bps = sol_read_u16(d + 130);
   u32 max_multiplier = sol_read_u32(d + 132);
-  if (t_settle < 3 || epoch_length == 0 || request_size == 0 || request_size > SOL_MAX_PERMITTED_DATA_INCREASE)
+  // T_SETTLE bounded: at least one slot to request in, and a stake never waits unboundedly for randomness.
+  if (t_settle < T_SETTLE_MIN || t_settle > T_SETTLE_MAX) return ERR_INVALID_CONFIG_VALUES;
+  if (epoch_length == 0 || request_size == 0 || request_size > SOL_MAX_PERMITTED_DATA_INCREASE)
     return ERR_INVALID_CONFIG_VALUES;
   if (cap_bps == 0 || cap_bps > BPS || edge_bps >= BPS) return ERR_INVALID_CONFIG_VALUES;
   if (max_multiplier < BPS || max_multiplier > MAX_MULTIPLIER_BPS_LIMIT) return ERR_INVALID_CONFIG_VALUES;
@@ -141,7 +143,7 @@ ProgramResult initialize(SolInput *in) {
   pool->share_mint = *share_mint->key;
   pool->share_escrow = *share_escrow->key;
   pool->epoch = 0;
-  pool->epoch_close_slot = sol_current_slot() + epoch_length;
+  if (!sol_add_checked(sol_current_slot(), epoch_length, &pool->epoch_close_slot)) return ERR_ARITHMETIC_OVERFLOW;
   pool->bump = pool_bump;
   return SUCCESS;
 }

@@ -117,8 +117,9 @@ ProgramResult open_wager(SolInput *in) {
 
   u64 max_payout, prefund;
   if (stake == 0 || !sol_mul_div_floor(stake, paytable->max_multiplier_bps, BPS, &max_payout)) return ERR_INVALID_STAKE;
-  u64 exposure = max_payout > stake ? max_payout - stake : 0, allowed;
-  if (!sol_mul_div_floor(free_liquidity(pool), config->per_wager_cap_bps, BPS, &allowed) || exposure > allowed)
+  // The architecture's rule: the max payout itself (not payout - stake) within the cap's share of free liquidity.
+  u64 allowed;
+  if (!sol_mul_div_floor(free_liquidity(pool), config->per_wager_cap_bps, BPS, &allowed) || max_payout > allowed)
     return ERR_PER_WAGER_CAP;
   r = compute_prefund(config, network, &prefund);
   if (r != SUCCESS) return r;
@@ -147,7 +148,8 @@ ProgramResult open_wager(SolInput *in) {
   }
   if (r != SUCCESS) return r;
 
-  u64 now = sol_current_slot();
+  u64 now = sol_current_slot(), expiry_slot;
+  if (!sol_add_checked(now, config->t_settle, &expiry_slot)) return ERR_ARITHMETIC_OVERFLOW;
   u64 epoch = now <= pool->epoch_close_slot ? pool->epoch : pool->epoch + 1;
   if (!sol_add_checked(pool->open_stakes, stake, &pool->open_stakes) ||
       !sol_add_checked(pool->locked_liability, max_payout, &pool->locked_liability))
@@ -162,7 +164,7 @@ ProgramResult open_wager(SolInput *in) {
   w->fees_bump = fees_bump;
   w->nonce = sol_read_u64(nonce_bytes);
   w->open_slot = now;
-  w->expiry_slot = now + config->t_settle;
+  w->expiry_slot = expiry_slot;
   w->stake = stake;
   w->max_payout = max_payout;
   w->epoch = epoch;

@@ -53,6 +53,9 @@ ProgramResult request_deposit(SolInput *in) {
   ProgramResult r = load_config(config_account, in->program_id, &config);
   if (r == SUCCESS) r = load_pool(pool_account, in->program_id, &pool);
   if (r != SUCCESS) return r;
+  // After the close, wagers of the next epoch are open and their outcomes public once fulfilled: a
+  // request now could choose its price knowing them. Requests wait for the strike (EpochClosed).
+  if (sol_current_slot() > pool->epoch_close_slot) return ERR_EPOCH_CLOSED;
   if (!sol_has_key(vault, &pool->vault)) return ERR_INVALID_VAULT;
   if (!sol_is_token_account_of(source, &config->usdc_mint)) return ERR_INVALID_MINT;
 

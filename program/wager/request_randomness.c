@@ -6,6 +6,11 @@
 //                 || s* (u64 LE) || h* (32))
 // where s* is the first slot after open_slot present in the SlotHashes sysvar and h* its hash.
 //
+// Seed squatting: the seed is public, so someone may have asked the oracle for it already. An oracle
+// RandomnessV2 account for this seed at the PDA is then taken as the wager's request, without the CPI;
+// the oracle fee and request rent it did not spend stay in the fee account and go back to the payer when
+// the wager closes. Anything else at the PDA is refused (OracleRequestInUse).
+//
 // Accounts:
 //   0. [writable, signer] caller: receives the request fee
 //   1. [] config
@@ -54,6 +59,45 @@ static void derive_seed(const SolPubkey *program_id, const SolPubkey *wager, con
   sol_sha256(parts, 5, seed);
 }
 
+// Outcomes of oracle_request_state besides a refusal (custom errors are never these values).
+#define REQUEST_ABSENT 1
+#define REQUEST_ALREADY_MADE 2
+
+/**
+ * What the oracle request PDA of `seed` holds. The seed is public once s* has a hash, so anyone may ask
+ * the oracle for it first (the oracle then refuses a second request for it, and the wager would expire,
+ * forfeiting the stake). Such a request is as good as ours: the oracle fulfils a seed the same way
+ * whoever paid, and the randomness is read from this account at settlement. So an account of the oracle
+ * program holding a RandomnessV2 for this seed is accepted as the wager's request (REQUEST_ALREADY_MADE);
+ * an empty System account is still to be created (REQUEST_ABSENT); anything else is refused.
+ * The caller has checked that `request` is the oracle's PDA for `seed`.
+ */
+static ProgramResult oracle_request_state(const SolAccountInfo *request, const SolPubkey *oracle_program, const u8 seed[32]) {
+  const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
+  if (sol_is_owned_by(request, &system_id) && request->data_len == 0) return REQUEST_ABSENT;
+  const u8 randomness_disc[8] = ORACLE_RANDOMNESS_DISCRIMINATOR;
+  if (!sol_is_owned_by(request, oracle_program) ||
+      !sol_has_discriminator(request, randomness_disc, ORACLE_RANDOMNESS_VALUE_OFFSET + 64) ||
+      !sol_bytes_eq(request->data + ORACLE_RANDOMNESS_SEED_OFFSET, seed, 32))
+    return ERR_ORACLE_REQUEST_IN_USE;
+  return REQUEST_ALREADY_MADE;
+}
+
+/** CPI request_v2(seed), paid by the wager's fee account (signed with its PDA seeds). `accounts`:
+ *  fees, network, treasury, request, system program, oracle program (SBF calls take 5 arguments at most). */
+static ProgramResult request_v2(SolAccountInfo *const accounts[6], const u8 seed[32], const WagerFeesSigner *signer) {
+  const SolAccountInfo *fees = accounts[0], *network = accounts[1], *treasury = accounts[2], *request = accounts[3];
+  const SolAccountInfo *system_program = accounts[4], *oracle_program = accounts[5];
+  u8 data[40];
+  const u8 request_v2_disc[8] = ORACLE_REQUEST_V2_DISCRIMINATOR;
+  __builtin_memcpy(data, request_v2_disc, 8);
+  __builtin_memcpy(data + 8, seed, 32);
+  const SolAccountMeta metas[5] = {{fees->key, true, true}, {network->key, true, false}, {treasury->key, true, false},
+                                   {request->key, true, false}, {system_program->key, false, false}};
+  const SolInstruction ix = {oracle_program->key, metas, 5, data, sizeof(data)};
+  return sol_invoke(&ix, accounts, 6, &signer->signers);
+}
+
 ProgramResult request_randomness(SolInput *in) {
   if (in->account_count != 9) return ERR_MISSING_ACCOUNTS;
   SolAccountInfo *caller = &in->accounts[0];
@@ -89,9 +133,11 @@ ProgramResult request_randomness(SolInput *in) {
   if (!sol_has_key(oracle_program, &config->oracle_program)) return ERR_INVALID_ORACLE_PROGRAM;
   if (!sol_is_owned_by(network, &config->oracle_program)) return ERR_INVALID_ORACLE_ACCOUNT;
 
-  u64 now = sol_current_slot();
-  if (now < w->open_slot + 2) return ERR_TOO_EARLY;
-  if (now > w->open_slot + config->t_settle) return ERR_REQUEST_WINDOW_CLOSED;
+  u64 now = sol_current_slot(), earliest, latest;
+  if (!sol_add_checked(w->open_slot, 2, &earliest) || !sol_add_checked(w->open_slot, config->t_settle, &latest))
+    return ERR_ARITHMETIC_OVERFLOW;
+  if (now < earliest) return ERR_TOO_EARLY;
+  if (now > latest) return ERR_REQUEST_WINDOW_CLOSED;
   if (!is_first_slot_hash_after(w->open_slot, s_star, h_star, slot_hash_index)) return ERR_INVALID_SLOT_HASH;
 
   u8 seed[32], slots[16];
@@ -102,18 +148,14 @@ ProgramResult request_randomness(SolInput *in) {
       {(const u8 *)SEED_ORACLE_REQUEST, sizeof(SEED_ORACLE_REQUEST) - 1}, {seed, 32}, {&request_bump, 1}};
   if (!sol_is_program_address(request->key, request_seeds, 3, &config->oracle_program)) return ERR_INVALID_ORACLE_ACCOUNT;
 
-  // request_v2(seed), paid by the fee account (signed with its PDA seeds).
-  u8 data[40];
-  const u8 request_v2[8] = ORACLE_REQUEST_V2_DISCRIMINATOR;
-  __builtin_memcpy(data, request_v2, 8);
-  __builtin_memcpy(data + 8, seed, 32);
-  const SolAccountMeta metas[5] = {{fees->key, true, true}, {network->key, true, false}, {treasury->key, true, false},
-                                   {request->key, true, false}, {system_program->key, false, false}};
-  const SolInstruction ix = {oracle_program->key, metas, 5, data, sizeof(data)};
-  SolAccountInfo *const accounts[6] = {fees, network, treasury, request, system_program, oracle_program};
   WagerFeesSigner signer;
   wager_fees_signer(&signer, wager_account, w->fees_bump);
-  r = sol_invoke(&ix, accounts, 6, &signer.signers);
+  r = oracle_request_state(request, &config->oracle_program, seed);
+  if (r == REQUEST_ABSENT) {
+    SolAccountInfo *const accounts[6] = {fees, network, treasury, request, system_program, oracle_program};
+    r = request_v2(accounts, seed, &signer);
+  }
+  else if (r == REQUEST_ALREADY_MADE) r = SUCCESS; // see oracle_request_state: the oracle fee stays in the prefund
   if (r == SUCCESS) r = pay_from_wager_fees(fees, caller, system_program, &signer, config->request_fee);
   if (r != SUCCESS) return r;
 

@@ -81,13 +81,11 @@ ProgramResult settle_wager(SolInput *in) {
   if (request->data[ORACLE_RANDOMNESS_VARIANT_OFFSET] != ORACLE_RANDOMNESS_FULFILLED) return ERR_NOT_FULFILLED;
 
   u8 bucket = draw_bucket(paytable, request->data + ORACLE_RANDOMNESS_VALUE_OFFSET);
-  u64 payout, liquidity;
+  u64 payout;
   if (!sol_mul_div_floor(w->stake, paytable->buckets[bucket].multiplier_bps, BPS, &payout)) return ERR_ARITHMETIC_OVERFLOW;
-  // The pool receives the stake and pays the payout (the cap at open guarantees it can).
-  if (!sol_add_checked(pool->liquidity, w->stake, &liquidity) || liquidity < payout) return ERR_ARITHMETIC_OVERFLOW;
-  r = release_wager(pool, w);
+  r = book_outcome(pool, w, payout);
+  if (r == SUCCESS) r = release_wager(pool, w);
   if (r != SUCCESS) return r;
-  pool->liquidity = liquidity - payout;
 
   bool pending = false;
   if (payout > 0) {

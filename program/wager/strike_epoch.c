@@ -16,7 +16,8 @@
 typedef struct {
   u8 discriminator[8];
   u64 epoch;
-  u64 liquidity;     // L at the strike, before the epoch's requests
+  u64 liquidity;     // L of the price: the liquidity at the strike, before the epoch's requests and
+                     // without the outcomes of wagers opened after the close
   u64 shares;        // S at the strike, before the epoch's requests
   u64 deposits;      // USDC deposited in the epoch
   u64 new_shares;    // shares those deposits get in total
@@ -55,12 +56,17 @@ ProgramResult strike_epoch(SolInput *in) {
     if (!sol_is_writable(record_account)) return ERR_ACCOUNT_NOT_WRITABLE;
   }
 
-  u64 liquidity = pool->liquidity, shares = pool->total_shares;
+  // The price excludes the outcomes of wagers opened after the close (see Pool): whether one of them
+  // settled before this strike or will after it, the price is the same, so the caller cannot choose it.
+  u64 liquidity, shares = pool->total_shares;
+  if (!sol_add_checked(pool->liquidity, pool->post_close_debits, &liquidity)) return ERR_ARITHMETIC_OVERFLOW;
+  liquidity = liquidity > pool->post_close_credits ? liquidity - pool->post_close_credits : 0;
   u64 new_shares, withdrawn_value, next_liquidity, next_shares, backing, owed;
   if (!sol_mul_div_floor(pool->pending_deposits, shares + 1, liquidity + 1, &new_shares) ||
       !sol_mul_div_floor(pool->pending_withdraw_shares, liquidity + 1, shares + 1, &withdrawn_value))
     return ERR_ARITHMETIC_OVERFLOW;
-  if (!sol_add_checked(liquidity, pool->pending_deposits, &next_liquidity) || next_liquidity < withdrawn_value)
+  // The next liquidity starts from the real one: those outcomes stay the LPs' of the next epoch.
+  if (!sol_add_checked(pool->liquidity, pool->pending_deposits, &next_liquidity) || next_liquidity < withdrawn_value)
     return ERR_ARITHMETIC_OVERFLOW;
   next_liquidity -= withdrawn_value;
   if (!sol_add_checked(shares, new_shares, &next_shares) || next_shares < pool->pending_withdraw_shares)
@@ -78,8 +84,11 @@ ProgramResult strike_epoch(SolInput *in) {
   pool->owed_withdrawals = owed;
   pool->pending_deposits = 0;
   pool->pending_withdraw_shares = 0;
+  pool->post_close_credits = 0;
+  pool->post_close_debits = 0;
   pool->epoch += 1;
-  u64 next_close = pool->epoch_close_slot + config->epoch_length;
+  u64 next_close;
+  if (!sol_add_checked(pool->epoch_close_slot, config->epoch_length, &next_close)) return ERR_ARITHMETIC_OVERFLOW;
   pool->epoch_close_slot = next_close > now ? next_close : now;
   pool->live_epoch_has_record = 0;
 

@@ -12,6 +12,8 @@
 #define PAYTABLE_MAX_BUCKETS 32
 #define PAYTABLE_NAME_SIZE 32
 #define MAX_MULTIPLIER_BPS_LIMIT 100000000U // 10 000x: the bound create_paytable accepts at most
+#define T_SETTLE_MIN 3               // request needs open+2 at the earliest, so at least one slot to request in
+#define T_SETTLE_MAX 10000           // ~1 hour: a stake is never locked longer waiting for randomness
 #define WAGER_MAX_ACCOUNTS 16
 
 // ---- PDA seeds -----------------------------------------------------------------------------------
@@ -122,8 +124,13 @@ typedef struct {
   u8 bump;
   u8 live_epoch_has_record;    // 1 once a request of the live epoch created its EpochRecord
   u8 padding[6];
+  // Outcomes of wagers opened after the live epoch's close (w->epoch == epoch + 1) that closed before
+  // its strike. Already in `liquidity`; strike_epoch takes them back out of the price it fixes, so the
+  // price does not depend on whether such a wager settled before or after the strike. Reset by the strike.
+  u64 post_close_credits;      // their stakes (kept by the pool on expiry or settlement)
+  u64 post_close_debits;       // their payouts
 } Pool;
-_Static_assert(sizeof(Pool) == 240, "Pool layout");
+_Static_assert(sizeof(Pool) == 256, "Pool layout");
 
 typedef struct {
   u32 weight;                  // > 0
@@ -215,7 +222,8 @@ void pool_signer(PoolSigner *s, const Pool *pool);
 
 /** Moves `lamports` out of a program-owned account (no CPI needed: the program owns it). */
 ProgramResult debit_program_account(SolAccountInfo *from, SolAccountInfo *to, u64 lamports);
-/** Closes a program-owned account: zeroes its data and moves every lamport to `to`. */
+/** Closes a program-owned account: zeroes and shrinks its data to 0 bytes, gives it to the System program
+ *  and moves every lamport to `to`. Must be the instruction's last step touching the account (no CPI after). */
 ProgramResult close_program_account(SolAccountInfo *account, SolAccountInfo *to);
 /** Signer seeds of a wager's fee account PDA ["wager-fees", wager, bump]. */
 typedef struct {
@@ -260,6 +268,9 @@ ProgramResult load_struck_request(const StruckRequestAccounts *a, LiquidityReque
 
 /** Releases a closing wager from the pool's books (stake, locked liability, epoch open count). */
 ProgramResult release_wager(Pool *pool, const Wager *w);
+/** Books a closing wager's stake kept and payout paid (the latter 0 on expiry): into the liquidity, and,
+ *  for a wager opened after the live epoch's close, into post_close_credits / post_close_debits too. */
+ProgramResult book_outcome(Pool *pool, const Wager *w, u64 payout);
 /** The bucket drawn from 64 bytes of randomness by cumulative weight (see draw.c). */
 u8 draw_bucket(const Paytable *paytable, const u8 randomness[64]);
 

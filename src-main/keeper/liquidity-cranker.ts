@@ -1,6 +1,6 @@
 /**
- * The liquidity side of the loop (spec 4.4, step 5): strike the live epoch once it may be struck and
- * someone prefunded its fee, then claim struck deposit and withdraw requests for their owners. Each step
+ * The liquidity side of the loop (spec 4.4, step 5): strike the live epoch once it may be struck (paid
+ * when a request prefunded its fee, struck anyway otherwise so requests can resume), then claim struck deposit and withdraw requests for their owners. Each step
  * pays its caller; a claim whose owner has no token account to receive into is left for later.
  */
 import { getBase64Encoder, type Address, type Base64EncodedBytes, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
@@ -65,7 +65,9 @@ export function createLiquidityCranker(options: LiquidityCrankerOptions): Liquid
 
   const strike = async (slot: bigint, pool: Pool) => {
     const openBeforeClose = pool.openWagers[Number(pool.epoch & 1n)] ?? 0n;
-    if (slot <= pool.epochCloseSlot || openBeforeClose !== 0n || pool.liveEpochHasRecord !== 1) return;
+    // Struck even without requests (no fee then): liquidity requests are refused (EpochClosed) from the
+    // close until the strike, so an epoch left unstruck would block every LP.
+    if (slot <= pool.epochCloseSlot || openBeforeClose !== 0n) return;
     const [epochRecord] = await findEpochRecordPda({ epoch: pool.epoch }, { programAddress: program });
     await once(`strike:${pool.epoch}`, async () =>
       options.send('strike_epoch', `epoch ${pool.epoch}`, [await getStrikeEpochInstructionAsync({ caller: signer, epochRecord }, { programAddress: program })]),

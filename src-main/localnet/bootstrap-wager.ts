@@ -171,6 +171,11 @@ export async function seedLiquidity(
     if (!account.exists) throw new Error('the pool does not exist');
     return getPoolDecoder().decode(account.data);
   };
+  // Requests are refused (EpochClosed) once the live epoch's close has passed: strike it first.
+  if (runner.slot() > readPool().epochCloseSlot) {
+    const [liveRecord] = await findEpochRecordPda({ epoch: readPool().epoch });
+    await runner.sendOrThrow(lp, [await getStrikeEpochInstructionAsync({ caller: lp, epochRecord: liveRecord })]);
+  }
   const epoch = readPool().epoch;
   const [request] = await findDepositRequestPda({ owner: lp.address, epoch });
   const [epochRecord] = await findEpochRecordPda({ epoch });

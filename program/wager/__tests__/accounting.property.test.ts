@@ -158,6 +158,9 @@ interface World {
   pool: {
     liquidity: bigint; totalShares: bigint; pendingDeposits: bigint; pendingWithdrawShares: bigint;
     owedWithdrawals: bigint; pendingPayouts: bigint; epoch: bigint; closeSlot: bigint; liveHasRecord: boolean;
+    /** Outcomes of wagers opened after the live epoch's close that closed before its strike (in `liquidity`
+     *  too): the strike prices without them, then resets them. */
+    postCloseCredits: bigint; postCloseDebits: bigint;
   };
   shareDust: bigint;
   owedDust: bigint;
@@ -197,10 +200,8 @@ function freeLiquidity(world: World): bigint {
 }
 
 const maxPayoutOf = (stake: bigint, paytable: Paytable) => (stake * BigInt(paytable.maxMultiplierBps)) / 10_000n;
-const exposureOf = (stake: bigint, paytable: Paytable) => {
-  const max = maxPayoutOf(stake, paytable);
-  return max > stake ? max - stake : 0n;
-};
+/** What PerWagerCap compares with the cap: the max payout itself. */
+const exposureOf = (stake: bigint, paytable: Paytable) => maxPayoutOf(stake, paytable);
 
 /** The largest stake whose exposure fits `allowed`. */
 function largestStake(allowed: bigint, paytable: Paytable): bigint {
@@ -279,6 +280,7 @@ async function createWorld(scale: Scale): Promise<World> {
     pool: {
       liquidity: pool.liquidity, totalShares: pool.totalShares, pendingDeposits: 0n, pendingWithdrawShares: 0n,
       owedWithdrawals: 0n, pendingPayouts: 0n, epoch: pool.epoch, closeSlot: pool.epochCloseSlot, liveHasRecord: false,
+      postCloseCredits: 0n, postCloseDebits: 0n,
     },
     shareDust: 0n, owedDust: 0n, struckRequests: { deposit: 0, withdraw: 0 },
     epochs: new Map(), wagers: [], requests: [], balances, log: [],
@@ -393,6 +395,10 @@ async function runStep(world: World, step: Step): Promise<void> {
       if (w.status !== 'fulfilled') return;
       const payout = w.payout!;
       world.pool.liquidity += w.stake - payout;
+      if (w.epoch !== world.pool.epoch) {
+        world.pool.postCloseCredits += w.stake;
+        world.pool.postCloseDebits += payout;
+      }
       world.counts.settled++;
       if (payout > 0n && w.beneficiary === world.fragile && !world.fragileOpen) {
         world.counts.parked++;
@@ -425,6 +431,7 @@ async function runStep(world: World, step: Step): Promise<void> {
       });
       if (!expired) return;
       world.pool.liquidity += w.stake; // forfeiture
+      if (w.epoch !== world.pool.epoch) world.pool.postCloseCredits += w.stake;
       w.status = 'closed';
       world.counts.expired++;
       return;
@@ -495,7 +502,9 @@ async function runStep(world: World, step: Step): Promise<void> {
       const [request] = await findDepositRequestPda({ owner: lp.signer.address, epoch });
       const [epochRecord] = await findEpochRecordPda({ epoch });
       world.log.push(`deposit lp${lpIndex} ${amount} in epoch ${epoch}`);
-      expectOk(await send(world, [await getRequestDepositInstructionAsync({ owner: lp.signer, request, epochRecord, source: lp.usdc, amount })]));
+      const outcome = await send(world, [await getRequestDepositInstructionAsync({ owner: lp.signer, request, epochRecord, source: lp.usdc, amount })]);
+      if (slot > world.pool.closeSlot) return void expectRefused(outcome, 'epochClosed');
+      expectOk(outcome);
       world.pool.pendingDeposits += amount;
       world.pool.liveHasRecord = true;
       const existing = world.requests.find((r) => r.deposit && r.lp === lpIndex && r.epoch === epoch);
@@ -517,6 +526,7 @@ async function runStep(world: World, step: Step): Promise<void> {
       world.log.push(`withdraw lp${lpIndex} ${shares} shares in epoch ${epoch}`);
       const outcome = await send(world, [await getRequestWithdrawInstructionAsync({ owner: lp.signer, request, epochRecord, source: lp.shares, shares })]);
       const p = world.pool;
+      if (slot > p.closeSlot) return void expectRefused(outcome, 'epochClosed');
       const pending = p.pendingWithdrawShares + shares;
       const { stakes, locked } = openTotals(world);
       const value = usdcFor(pending, { liquidity: p.liquidity, shares: p.totalShares });
@@ -534,11 +544,15 @@ async function runStep(world: World, step: Step): Promise<void> {
     case 'strike': {
       const p = world.pool;
       const [epochRecord] = await findEpochRecordPda({ epoch: p.epoch });
-      const at: StruckEpoch = { liquidity: p.liquidity, shares: p.totalShares };
+      // The price leaves out the outcomes of wagers opened after the close (floored at 0).
+      const priced = p.liquidity + p.postCloseDebits - p.postCloseCredits;
+      const at: StruckEpoch = { liquidity: priced > 0n ? priced : 0n, shares: p.totalShares };
       const { stakes, locked, byParity } = openTotals(world);
       const newShares = sharesFor(p.pendingDeposits, at);
       const withdrawn = usdcFor(p.pendingWithdrawShares, at);
       const nextLiquidity = p.liquidity + p.pendingDeposits - withdrawn;
+      // The same, without the post-close outcomes: what the price check below compares with `at`.
+      const nextPriced = at.liquidity + p.pendingDeposits - withdrawn;
       world.log.push(`strike epoch ${p.epoch} at close${slot >= p.closeSlot ? '+' : '-'}${slot >= p.closeSlot ? slot - p.closeSlot : p.closeSlot - slot}`);
       let struck = false;
       await paysKeeper(world, async () => {
@@ -566,10 +580,13 @@ async function runStep(world: World, step: Step): Promise<void> {
       p.pendingDeposits = 0n;
       p.pendingWithdrawShares = 0n;
       p.epoch += 1n;
+      p.postCloseCredits = 0n;
+      p.postCloseDebits = 0n;
       p.closeSlot = p.closeSlot + CONFIG.epochLength > slot ? p.closeSlot + CONFIG.epochLength : slot;
       p.liveHasRecord = false;
-      // The price per share never falls at a strike: (L'+1)/(S'+1) >= (L+1)/(S+1).
-      expect((p.liquidity + 1n) * (at.shares + 1n) >= (at.liquidity + 1n) * (p.totalShares + 1n), 'price per share fell at the strike').toBe(true);
+      // The price per share never falls at a strike: (L'+1)/(S'+1) >= (L+1)/(S+1), both without the outcomes of
+      // wagers opened after the close (those move the next epoch's LPs' value, not this strike's price).
+      expect((nextPriced + 1n) * (at.shares + 1n) >= (at.liquidity + 1n) * (p.totalShares + 1n), 'price per share fell at the strike').toBe(true);
       return;
     }
 
@@ -646,6 +663,7 @@ async function checkInvariants(world: World) {
     liquidity: p.liquidity, totalShares: p.totalShares, pendingDeposits: p.pendingDeposits,
     pendingWithdrawShares: p.pendingWithdrawShares, owedWithdrawals: p.owedWithdrawals, pendingPayouts: p.pendingPayouts,
     epoch: p.epoch, epochCloseSlot: p.closeSlot, liveEpochHasRecord: p.liveHasRecord ? 1 : 0,
+    postCloseCredits: p.postCloseCredits, postCloseDebits: p.postCloseDebits,
   });
 
   // Every tracked balance (beneficiaries, LPs' USDC and shares): each payout arrives exactly once.

@@ -294,9 +294,19 @@ describe('unreceivable beneficiary: PayoutPending, then claim_payout after repai
   async function settleParked(wager: Address, payout: bigint) {
     const pool = await readPool(chain);
     const escrowBefore = usdcOf(chain, pool.escrow);
+    const feeAccount = readWager(chain, wager)!.feeAccount;
+    const feesLeft = lamportsOf(chain, feeAccount);
+    const keeperSol = lamportsOf(chain, chain.keeper.address);
+    const playerSol = lamportsOf(chain, chain.player.address);
     const outcome = await settle(chain, wager);
     expect(outcome.ok, outcome.failure?.message).toBe(true);
     expect(readWager(chain, wager)).toMatchObject({ status: WagerStatus.PayoutPending, payout });
+    // The SOL side is done at the parking settle: the caller's fee, the whole rest of the prefund to the
+    // payer (the wager's own rent follows at claim_payout).
+    expect(feesLeft).toBe(prefund() - requestFee - ORACLE_FEE - rent(ORACLE_REQUEST_SIZE));
+    expect(lamportsOf(chain, chain.keeper.address) - keeperSol).toBe(settleFee - TX_FEE);
+    expect(lamportsOf(chain, chain.player.address) - playerSol).toBe(feesLeft - settleFee);
+    expect(chain.runner.svm.getAccount(feeAccount).exists).toBe(false);
     expect(usdcOf(chain, pool.escrow) - escrowBefore).toBe(payout);
     expect((await readPool(chain)).pendingPayouts).toBe(pool.pendingPayouts + payout);
     expect(decodeWagerEventsFromLogs(outcome.logs)).toMatchObject([{ name: 'WagerSettled', data: { payout, pending: 1 } }]);

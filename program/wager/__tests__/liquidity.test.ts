@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSigner, lamports, type Address, type KeyPairSigner } from '@solana/kit';
 import { getMintDecoder, getTransferInstruction } from '@solana-program/token';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ensureTokenAccount, mintTokens } from '../../../src-main/localnet/bootstrap-wager';
 import type { TransactionOutcome } from '../../../src-main/localnet/litesvm-runner';
@@ -181,8 +182,9 @@ async function smallPool() {
   const chain = await createWagerTestChain({ liquidity: 1_000n });
   const lp = await seededLp(chain);
   const wagers = [];
-  for (let i = 0; i < 10; i++) {
-    const opened = await openWager(chain, { stake: 10n });
+  // 20 forfeited stakes of 5: each max payout (9) fits the 1% cap of the ~1 000 units free.
+  for (let i = 0; i < 20; i++) {
+    const opened = await openWager(chain, { stake: 5n });
     must(opened.outcome);
     wagers.push(opened.wager);
   }
@@ -468,9 +470,9 @@ describe('withdrawing liquidity', () => {
   });
 
   it('a withdrawal that would take liquidity backing open wagers is refused with insufficientFreeLiquidity, to the share', async () => {
-    const chain = await createWagerTestChain({ liquidity: 1_000_000_000n }); // 1 000 USDC: a 1% cap of 10 USDC exposure
+    const chain = await createWagerTestChain({ liquidity: 1_000_000_000n }); // 1 000 USDC: a 1% cap of a 10 USDC max payout
     const lp = await seededLp(chain);
-    for (let i = 0; i < 3; i++) must((await openWager(chain, { paytable: 'dice', stake: 2_000_000n })).outcome);
+    for (let i = 0; i < 3; i++) must((await openWager(chain, { paytable: 'dice', stake: 1_500_000n })).outcome);
     const pool = await readPool(chain);
     expect(pool.lockedLiability).toBeGreaterThan(pool.openStakes);
 
@@ -543,6 +545,92 @@ describe('striking an epoch while wagers are open', () => {
     must(await expire(chain, late.wager));
     must((await strike(chain)).outcome);
     expect((await readPool(chain)).epoch).toBe(epoch + 2n);
+  });
+});
+
+// ---- Wagers opened after the close: the strike price cannot be chosen ----------------------------------
+
+/**
+ * Makes a requested wager's oracle request read as fulfilled with randomness that draws the paytable's
+ * top bucket (what the oracle would write; forged so two chains get the same outcome). Returns its payout.
+ */
+function forceTopBucket(chain: WagerTestChain, wager: Address, paytable: string): bigint {
+  const record = readWager(chain, wager)!;
+  const tableAccount = chain.runner.svm.getAccount(chain.paytables[paytable]!);
+  if (!tableAccount.exists) throw new Error('no paytable');
+  const table = getPaytableDecoder().decode(tableAccount.data);
+  const top = table.buckets.findIndex((b) => b.multiplierBps === table.maxMultiplierBps);
+  let randomness = new Uint8Array(64);
+  for (let i = 0; drawBucket(table, randomness) !== top; i++) {
+    randomness = new Uint8Array(64);
+    new DataView(randomness.buffer).setUint32(0, i, true);
+    randomness = Uint8Array.from(createHash('sha512').update(randomness).digest());
+  }
+  const account = chain.runner.svm.getAccount(record.oracleRequest);
+  if (!account.exists) throw new Error('no oracle request');
+  const data = Uint8Array.from(account.data);
+  data[8] = 1; // Fulfilled
+  data.set(randomness, 73);
+  chain.runner.svm.setAccount({ ...account, data });
+  return payoutFor(record.stake, table.buckets[top]!.multiplierBps);
+}
+
+describe('wagers opened after the close: the strike price does not depend on when they settle', () => {
+  /** An LP withdraws in epoch E; after the close a 1 000 USDC dice wager wins 5.88x; strike before or after its settle. */
+  async function scenario(strikeFirst: boolean) {
+    const chain = await createWagerTestChain();
+    const lp = await seededLp(chain);
+    const shares = 200_000_000_000n;
+    const withdrawn = await requestWithdraw(chain, lp, shares);
+    must(withdrawn.outcome);
+    await advancePastClose(chain);
+    const priced = await readPool(chain);
+
+    const stake = 1_000_000_000n;
+    const late = await openWager(chain, { paytable: 'dice', stake });
+    must(late.outcome);
+    expect(readWager(chain, late.wager)!.epoch).toBe(withdrawn.epoch + 1n);
+    chain.runner.advanceSlots(2);
+    must((await requestRandomness(chain, late.wager)).outcome);
+    const payout = forceTopBucket(chain, late.wager, 'dice');
+    expect(payout).toBe(5_880_000_000n);
+
+    // The outcome is public now: a request priced by this strike is refused until the strike.
+    const alice = await newLp(chain, 1_000_000n);
+    const early = await requestDeposit(chain, alice, 1_000_000n);
+    expect(errorNameOf(early.outcome)).toBe('epochClosed');
+    expect(errorNameOf((await requestWithdraw(chain, lp, 1n)).outcome)).toBe('epochClosed');
+    expect(usdcOf(chain, alice.usdc)).toBe(1_000_000n);
+
+    if (strikeFirst) {
+      must((await strike(chain)).outcome);
+      must(await settle(chain, late.wager));
+    } else {
+      must(await settle(chain, late.wager));
+      expect(await readPool(chain)).toMatchObject({ postCloseCredits: stake, postCloseDebits: payout, liquidity: priced.liquidity + stake - payout });
+      must((await strike(chain)).outcome);
+    }
+    expect(await readPool(chain)).toMatchObject({ postCloseCredits: 0n, postCloseDebits: 0n });
+    expect(readEpochRecord(chain, withdrawn.epochRecord)).toMatchObject({ liquidity: priced.liquidity, shares: priced.totalShares, struck: 1 });
+
+    const before = usdcOf(chain, lp.usdc);
+    must(await claimWithdraw(chain, lp, withdrawn.epoch));
+    const paid = usdcOf(chain, lp.usdc) - before;
+    expect(paid).toBe(usdcFor(shares, priced.liquidity, priced.totalShares));
+
+    // After the strike, the same deposit is accepted into the new live epoch.
+    const later = await requestDeposit(chain, alice, 1_000_000n);
+    must(later.outcome);
+    expect(later.epoch).toBe(withdrawn.epoch + 1n);
+    const pool = await readPool(chain);
+    expect(pool.liquidity).toBe(priced.liquidity - paid + stake - payout);
+    return { paid, payout, liquidity: pool.liquidity, shares: pool.totalShares };
+  }
+
+  it('the withdrawing LP gets exactly the same USDC whether the strike runs before or after the winning settle; deposits wait for the strike', async () => {
+    const strikeFirst = await scenario(true);
+    const settleFirst = await scenario(false);
+    expect(settleFirst).toEqual(strikeFirst);
   });
 });
 

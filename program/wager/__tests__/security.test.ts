@@ -853,9 +853,9 @@ function freeLiquidity(pool: Pool): bigint {
   return free > reserve ? free - reserve : 0n;
 }
 
-/** The largest stake whose exposure (max payout - stake) is at most `allowed`. */
+/** The largest stake whose max payout (PerWagerCap compares the max payout itself) is at most `allowed`. */
 function largestStakeWithin(allowed: bigint, multiplierBps: bigint): bigint {
-  const exposure = (stake: bigint) => (stake * multiplierBps) / 10_000n - stake;
+  const exposure = (stake: bigint) => (stake * multiplierBps) / 10_000n;
   let ok = 1n;
   let tooMuch = 1n << 64n;
   while (tooMuch - ok > 1n) {
@@ -887,7 +887,7 @@ describe('per-wager cap', () => {
     const { allowed, stake, multiplier } = await boundary('coin-flip');
     expect(multiplier).toBe(COIN_FLIP_MAX_MULTIPLIER_BPS);
     expect(allowed).toBe((1_000_000_000_000n * 100n) / 10_000n); // 1% of 1M USDC
-    expect(stake).toBe(10_416_666_667n); // floor(0.96 * stake) <= 10 000 USDC
+    expect(stake).toBe(5_102_040_816n); // floor(1.96 * stake) <= 10 000 USDC (the max payout, not payout - stake)
     await expectOpenRefused(chain, 'perWagerCap', { stake: stake + 1n, feePayer: bystander });
     const wager = await openOk(chain, { stake });
     expect(mustReadWager(chain, wager).maxPayout).toBe((stake * multiplier) / 10_000n);

@@ -71,6 +71,10 @@ export type Pool = {
   bump: number;
   liveEpochHasRecord: number;
   padding: ReadonlyUint8Array;
+  /** Stakes kept by the pool from wagers opened after the live epoch closed (expired or settled) */
+  postCloseCredits: bigint;
+  /** Payouts of wagers opened after the live epoch closed that settled */
+  postCloseDebits: bigint;
 };
 
 export type PoolArgs = {
@@ -94,6 +98,10 @@ export type PoolArgs = {
   bump: number;
   liveEpochHasRecord: number;
   padding: ReadonlyUint8Array;
+  /** Stakes kept by the pool from wagers opened after the live epoch closed (expired or settled) */
+  postCloseCredits: number | bigint;
+  /** Payouts of wagers opened after the live epoch closed that settled */
+  postCloseDebits: number | bigint;
 };
 
 /** Gets the encoder for {@link PoolArgs} account data. */
@@ -119,6 +127,8 @@ export function getPoolEncoder(): FixedSizeEncoder<PoolArgs> {
       ['bump', getU8Encoder()],
       ['liveEpochHasRecord', getU8Encoder()],
       ['padding', fixEncoderSize(getBytesEncoder(), 6)],
+      ['postCloseCredits', getU64Encoder()],
+      ['postCloseDebits', getU64Encoder()],
     ]),
     (value) => ({ ...value, discriminator: POOL_DISCRIMINATOR }),
   );
@@ -146,6 +156,8 @@ export function getPoolDecoder(): FixedSizeDecoder<Pool> {
     ['bump', getU8Decoder()],
     ['liveEpochHasRecord', getU8Decoder()],
     ['padding', fixDecoderSize(getBytesDecoder(), 6)],
+    ['postCloseCredits', getU64Decoder()],
+    ['postCloseDebits', getU64Decoder()],
   ]);
 }
 

@@ -60,6 +60,8 @@ export const WAGER_ERROR__INVALID_AMOUNT = 0x179a; // 6042
 export const WAGER_ERROR__UNSUPPORTED_RENT = 0x179b; // 6043
 export const WAGER_ERROR__INVALID_CONFIG_VALUES = 0x179c; // 6044
 export const WAGER_ERROR__DUPLICATE_ACCOUNT = 0x179d; // 6045
+export const WAGER_ERROR__ORACLE_REQUEST_IN_USE = 0x179e; // 6046
+export const WAGER_ERROR__EPOCH_CLOSED = 0x179f; // 6047
 
 export type WagerError =
   | typeof WAGER_ERROR__ACCOUNT_NOT_WRITABLE
@@ -68,6 +70,7 @@ export type WagerError =
   | typeof WAGER_ERROR__ARITHMETIC_OVERFLOW
   | typeof WAGER_ERROR__BENEFICIARY_CANNOT_RECEIVE
   | typeof WAGER_ERROR__DUPLICATE_ACCOUNT
+  | typeof WAGER_ERROR__EPOCH_CLOSED
   | typeof WAGER_ERROR__EPOCH_HAS_OPEN_WAGERS
   | typeof WAGER_ERROR__EPOCH_NOT_CLOSED
   | typeof WAGER_ERROR__EPOCH_NOT_STRUCK
@@ -98,6 +101,7 @@ export type WagerError =
   | typeof WAGER_ERROR__MISSING_SIGNATURE
   | typeof WAGER_ERROR__NOT_EXPIRED
   | typeof WAGER_ERROR__NOT_FULFILLED
+  | typeof WAGER_ERROR__ORACLE_REQUEST_IN_USE
   | typeof WAGER_ERROR__PAUSED
   | typeof WAGER_ERROR__PER_WAGER_CAP
   | typeof WAGER_ERROR__REQUEST_WINDOW_CLOSED
@@ -118,6 +122,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [WAGER_ERROR__ARITHMETIC_OVERFLOW]: `An amount would overflow or underflow`,
     [WAGER_ERROR__BENEFICIARY_CANNOT_RECEIVE]: `The beneficiary still cannot receive the payout`,
     [WAGER_ERROR__DUPLICATE_ACCOUNT]: `One account passed in two roles that must differ`,
+    [WAGER_ERROR__EPOCH_CLOSED]: `The live epoch's close has passed: request again after strike_epoch`,
     [WAGER_ERROR__EPOCH_HAS_OPEN_WAGERS]: `A wager opened before the epoch close is still open`,
     [WAGER_ERROR__EPOCH_NOT_CLOSED]: `The live epoch's close slot has not passed`,
     [WAGER_ERROR__EPOCH_NOT_STRUCK]: `The request's epoch is not struck yet`,
@@ -134,7 +139,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [WAGER_ERROR__INVALID_ORACLE_ACCOUNT]: `The oracle network state or request account is not the expected one`,
     [WAGER_ERROR__INVALID_ORACLE_PROGRAM]: `Not the oracle program of the config`,
     [WAGER_ERROR__INVALID_PAYTABLE]: `Not one of this program's paytables, or not the wager's`,
-    [WAGER_ERROR__INVALID_PAYTABLE_DEFINITION]: `Bucket count, zero weight, multiplier bound or house edge violated`,
+    [WAGER_ERROR__INVALID_PAYTABLE_DEFINITION]: `Bucket count, zero weight, multiplier bound, highest multiplier below 1x or house edge violated`,
     [WAGER_ERROR__INVALID_POOL]: `Not this program's pool`,
     [WAGER_ERROR__INVALID_SLOT_HASH]: `Not the first SlotHashes entry after the open, or not its hash`,
     [WAGER_ERROR__INVALID_STAKE]: `Zero stake, or a maximum payout that overflows`,
@@ -148,6 +153,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [WAGER_ERROR__MISSING_SIGNATURE]: `A required signer did not sign`,
     [WAGER_ERROR__NOT_EXPIRED]: `expire_wager is allowed after open_slot + T_SETTLE`,
     [WAGER_ERROR__NOT_FULFILLED]: `The oracle has not fulfilled the request yet`,
+    [WAGER_ERROR__ORACLE_REQUEST_IN_USE]: `The oracle request PDA holds something other than this seed's RandomnessV2`,
     [WAGER_ERROR__PAUSED]: `New wagers are paused by the guardian`,
     [WAGER_ERROR__PER_WAGER_CAP]: `The pool's free liquidity cannot back this wager's maximum payout under the cap`,
     [WAGER_ERROR__REQUEST_WINDOW_CLOSED]: `request_randomness is allowed until open_slot + T_SETTLE`,
