@@ -20,6 +20,7 @@ import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
 import {
+  ALWAYS_PAYS_MULTIPLIER_BPS,
   alwaysPaysPaytable,
   eventsOf,
   freshBeneficiary,
@@ -251,7 +252,7 @@ describe('a keeper moving wagers through their life', () => {
         const r = keeper.records.get(opened.wager);
         return r?.state === 'settled' ? r : undefined;
       }, 20_000, 'the settlement');
-      const expectedPayout = (2_000_000n * 9_800n) / 10_000n;
+      const expectedPayout = (2_000_000n * ALWAYS_PAYS_MULTIPLIER_BPS) / 10_000n;
       expect(parked).toMatchObject({ payoutPending: true, bucket: 0, payout: expectedPayout.toString(), claimSignature: null });
       expect(await eventsOf(rpc, parked.settleSignature!, parts.program)).toEqual([
         { name: 'WagerSettled', data: expect.objectContaining({ wager: opened.wager, payout: expectedPayout, pending: 1 }) },

@@ -13,6 +13,7 @@ import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
 import {
+  ALWAYS_PAYS_MULTIPLIER_BPS,
   alwaysPaysPaytable,
   freshBeneficiary,
   freshDatabase,
@@ -160,7 +161,7 @@ describe('keepers racing for the same wagers', () => {
       state: 'settled',
       settleSignature: parked.settleSignature,
       bucket: 0,
-      payout: ((2_000_000n * 9_800n) / 10_000n).toString(),
+      payout: ((2_000_000n * ALWAYS_PAYS_MULTIPLIER_BPS) / 10_000n).toString(),
       claimSignature,
     });
   });

@@ -26,6 +26,7 @@ import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
 import {
+  ALWAYS_PAYS_MULTIPLIER_BPS,
   alwaysPaysPaytable,
   freshBeneficiary,
   freshDatabase,
@@ -42,7 +43,7 @@ import {
 
 const SOL = 1_000_000_000n;
 const STAKE = 2_000_000n;
-const PAYOUT = (STAKE * 9_800n) / 10_000n; // the always-pays paytable: one bucket at 0.98x
+const PAYOUT = (STAKE * ALWAYS_PAYS_MULTIPLIER_BPS) / 10_000n; // the always-pays paytable draws bucket 0
 
 let localnet: Localnet;
 let parts: Awaited<ReturnType<typeof localnetParts>>;

@@ -170,9 +170,14 @@ export async function openWager(
   return { wager, signature, beneficiary };
 }
 
+/** What the always-pays paytable's bucket 0 pays, in basis points of the stake. */
+export const ALWAYS_PAYS_MULTIPLIER_BPS = 9_799n;
+
 /**
- * A paytable whose only bucket pays 0.98x (within the 2 % house edge): every settlement has a payout,
- * so a test about payouts does not depend on the draw. Created by the localnet's admin key, once.
+ * A paytable that practically always draws bucket 0, paying 0.9799x: every settlement has a payout, so a
+ * test about payouts does not depend on the draw. A paytable must be able to pay at least 1x, so bucket
+ * 1 pays 1x with weight 1 against 4 000 000 000 (one draw in four billion); the expected return stays
+ * within the 2 % house edge. Created by the localnet's admin key, once.
  */
 export async function alwaysPaysPaytable(rpc: LocalRpc, localnet: Localnet): Promise<Address> {
   const name = encodePaytableName('always-pays');
@@ -181,7 +186,15 @@ export async function alwaysPaysPaytable(rpc: LocalRpc, localnet: Localnet): Pro
   if (value) return paytable;
   const admin = localnet.genesis.keys.admin.signer;
   await sendInstructions(rpc, admin, [
-    await getCreatePaytableInstructionAsync({ admin, name, bucketCount: 1, buckets: [{ weight: 1, multiplierBps: 9_800 }] }),
+    await getCreatePaytableInstructionAsync({
+      admin,
+      name,
+      bucketCount: 2,
+      buckets: [
+        { weight: 4_000_000_000, multiplierBps: Number(ALWAYS_PAYS_MULTIPLIER_BPS) },
+        { weight: 1, multiplierBps: 10_000 },
+      ],
+    }),
   ]);
   return paytable;
 }
