@@ -1,11 +1,12 @@
 /**
  * Whether an exception thrown while answering a request means "the keeper cannot read the chain" (the
- * RPC is unreachable, answered with an HTTP error, or answered with a JSON-RPC error), as opposed to a
- * fault of the keeper itself. The public API answers the first with 503 `cannot read the chain` and the
+ * RPC is unreachable, answered with an HTTP error or a malformed answer, or reported a fault of its own),
+ * as opposed to a fault of the keeper itself (including a request the RPC refused as malformed: a bug). The public API answers the first with 503 `cannot read the chain` and the
  * second with 500 `internal error`.
  */
 import {
   isSolanaError,
+  SOLANA_ERROR__JSON_RPC__INTERNAL_ERROR,
   SOLANA_ERROR__MALFORMED_JSON_RPC_ERROR,
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
 } from '@solana/kit';
@@ -30,11 +31,14 @@ const NETWORK_ERROR_CODES = new Set([
 export function isChainReadError(error: unknown): boolean {
   if (isSolanaError(error)) {
     const code = error.context.__code as number;
-    // JSON-RPC errors (-32768..-32000): the RPC answered, but not with the account.
+    // The JSON-RPC server-error range (-32099..-32000: node unhealthy, behind, slot skipped...) and -32603
+    // (the server's own internal error) are the RPC failing. -32700/-32600/-32601/-32602 (parse error,
+    // invalid request, unknown method, invalid params) mean the keeper sent a bad request: a bug, so a 500.
     return (
       code === SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR ||
       code === SOLANA_ERROR__MALFORMED_JSON_RPC_ERROR ||
-      (code >= -32_768 && code <= -32_000)
+      code === SOLANA_ERROR__JSON_RPC__INTERNAL_ERROR ||
+      (code >= -32_099 && code <= -32_000)
     );
   }
   if (!(error instanceof Error)) return false;

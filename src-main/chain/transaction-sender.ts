@@ -19,10 +19,10 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { LAMPORTS_PER_SIGNATURE, priorityFeeLamports } from './fees';
 import type { SignatureConfirmer } from './signature-confirmer';
 
 export const SIMULATION_UNIT_LIMIT = 1_400_000;
-const LAMPORTS_PER_SIGNATURE = 5_000n;
 
 export interface SenderOptions {
   rpc: Rpc<SolanaRpcApi>;
@@ -100,7 +100,7 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
         .send();
       if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
       const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
-      const feeLamports = LAMPORTS_PER_SIGNATURE + (priority * BigInt(unitLimit) + 999_999n) / 1_000_000n;
+      const feeLamports = LAMPORTS_PER_SIGNATURE + priorityFeeLamports(priority, BigInt(unitLimit));
 
       // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
       for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {

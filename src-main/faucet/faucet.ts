@@ -25,10 +25,10 @@ import {
   getMintToInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
+import { formatUnits } from '../protocol/units';
 import type { Database } from '../store/database';
 import { createFaucetLedger, DAY_MS, type FaucetRefusal } from '../store/faucet-ledger';
 import type { FaucetClaimResult, FaucetService } from './faucet-service';
-
 
 /** Default global limit: 500 claims per UTC day (500 000 test USDC). */
 export const DEFAULT_FAUCET_PER_DAY = 500;
@@ -53,18 +53,14 @@ export const FAUCET_ERRORS = {
 
 const REFUSAL_STATUS = { wallet: 429, ip: 429, daily: 503 } as const;
 
-const LAMPORTS_PER_SOL = 1_000_000_000n;
+const SOL_DECIMALS = 9;
 
 /**
  * Lamports as a decimal SOL amount, the claim result's `sol` (spec 2.4: "SOL amount sent"): no trailing
  * zeros, no decimal point for whole amounts.
  * @example formatSol(10_000_000n) // "0.01"; formatSol(0n) // "0"; formatSol(1_500_000_000n) // "1.5"
  */
-export function formatSol(lamports: bigint): string {
-  const whole = lamports / LAMPORTS_PER_SOL;
-  const fraction = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole.toString();
-}
+export const formatSol = (lamports: bigint): string => formatUnits(lamports, SOL_DECIMALS);
 
 /**
  * Sends `instructions` in one transaction (every signer is embedded in the instructions' accounts; the

@@ -41,7 +41,7 @@ import type { KeeperEvents, StepOutcome } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createLiquidityCranker } from './liquidity-cranker';
 import { createCrankSender, type CrankResult } from './crank-sender';
-import { findRequestTransaction, readSettlement, resolveWagerOutcome } from './outcome-resolver';
+import { TransactionEventCache, findRequestTransaction, readSettlement, resolveWagerOutcome } from './outcome-resolver';
 
 export type { CrankResult } from './crank-sender';
 
@@ -148,6 +148,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const inFlight = new Set<string>();
   /** Oracle requests of our wagers waiting for randomness: a fulfilment of one of these wakes the loop. */
   let awaitedRequests = new Set<string>();
+  /** Transactions already read from the wager histories: lookups retry, and none re-fetches what it read. */
+  const transactionEvents = new TransactionEventCache();
+  /** Which opening at a wager's address a record is about (an address can be opened again once closed). */
+  const history = (openSlot: number | bigint | null | undefined) => ({
+    cache: transactionEvents,
+    ...(openSlot !== null && openSlot !== undefined ? { openSlot: BigInt(openSlot) } : {}),
+  });
   const steps = new Set<Promise<void>>();
   const abort = new AbortController();
   const timers: NodeJS.Timeout[] = [];
@@ -242,9 +249,9 @@ export function createKeeper(options: KeeperOptions): Keeper {
    * parked wager, or the closed wager's history); else drawn as the program draws them from the randomness.
    */
   const settlementOutcome = async (signature: string, address: Address, settledWager: Wager): Promise<WagerRecordChanges | null> => {
-    const event = await readWithRetries(() => readSettlement(rpc, signature, address, program));
+    const event = await readWithRetries(() => readSettlement(rpc, signature, address, program, transactionEvents));
     if (event) return { bucket: event.bucket, payout: event.payout.toString(), payoutPending: event.pending };
-    const fromChain = await settlementFromChain(address).catch(() => null);
+    const fromChain = await settlementFromChain(address, settledWager.openSlot).catch(() => null);
     if (fromChain || !oracle) return fromChain;
     // Not parked (that was checked above), so delivered; a parked one shows up as PayoutPending on the next pass.
     const drawn = await drawnSettlement(rpc, settledWager, oracle.programAddress).catch(() => null);
@@ -252,10 +259,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
   };
 
   /** The parked wager's own fields, or the settlement found in the closed wager's history. */
-  const settlementFromChain = async (address: Address): Promise<WagerRecordChanges | null> => {
+  const settlementFromChain = async (address: Address, openSlot: bigint): Promise<WagerRecordChanges | null> => {
     const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);
-    if (wager?.status === WagerStatus.PayoutPending) return { bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true };
-    const outcome = await resolveWagerOutcome(rpc, address, program);
+    if (wager?.status === WagerStatus.PayoutPending && wager.openSlot === openSlot) return { bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true };
+    const outcome = await resolveWagerOutcome(rpc, address, program, history(openSlot));
     if (outcome.kind !== 'settled') return null;
     return { bucket: outcome.bucket, payout: outcome.payout.toString(), payoutPending: outcome.pending, ...(outcome.claimSignature ? { claimSignature: outcome.claimSignature } : {}) };
   };
@@ -266,7 +273,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const resolveClosed = async (record: WagerRecord) => {
     inFlight.add(record.address);
     try {
-      const outcome = await resolveWagerOutcome(rpc, record.address as Address, program);
+      const outcome = await resolveWagerOutcome(rpc, record.address as Address, program, history(record.openSlot));
       const request = outcome.kind !== 'unknown' && outcome.request && !record.requestSignature
         ? { requestSignature: outcome.request.signature, requestedSlot: Number(outcome.request.slot) }
         : {};
@@ -332,7 +339,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (record.state !== 'settled' || !record.payoutPending) {
         change(address, { state: 'settled', bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true });
       }
-      if (!record.settleSignature) recordSettlementFromChain(address);
+      if (!record.settleSignature) recordSettlementFromChain(address, wager.openSlot);
       if (record.nextAttemptAt > now()) return;
       return launch(() =>
         runStep('claim_payout', address, async () => [await getClaimPayoutForWager(context)], async (signature) => ({ claimSignature: signature, payoutPending: false })),
@@ -366,7 +373,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     }
     if (wager.status === WagerStatus.Requested) {
       if (record.state === 'queued') change(address, { state: 'requested', oracleRequest: wager.oracleRequest });
-      if (!record.requestSignature) recordRequestFromChain(address);
+      if (!record.requestSignature) recordRequestFromChain(address, wager.openSlot);
       if (!fulfilled) return;
       if (record.state !== 'fulfilled') {
         const requestedSlot = record.requestedSlot;
@@ -402,7 +409,12 @@ export function createKeeper(options: KeeperOptions): Keeper {
       const wagers = accounts.map((account) => decodeWagerAccount(account, program));
       const requests = wagers.map((w) => (w && w.status === WagerStatus.Requested ? w.oracleRequest : null));
       const requestAddresses = requests.filter((r): r is Address => r !== null);
-      awaitedRequests = new Set(requestAddresses);
+      // From every record waiting for randomness, in flight or not, read now (not from `work`, read before
+      // the awaits above: a request that landed meanwhile is on its record), plus those found on chain.
+      awaitedRequests = new Set([
+        ...records.byState(['requested']).flatMap((r) => (r.oracleRequest ? [r.oracleRequest] : [])),
+        ...requestAddresses,
+      ]);
       const requestAccounts = new Map(requestAddresses.map((a, i) => [a, i]));
       const fetchedRequests = requestAddresses.length ? await fetchAccounts(rpc, requestAddresses) : [];
       let hashes: Promise<SlotHash[]> | undefined;
@@ -517,18 +529,19 @@ export function createKeeper(options: KeeperOptions): Keeper {
    * before a crash): read from the wager's history, once per run (with retries), with the request if missing.
    */
   const settlementLookedUp = new Set<string>();
-  const recordSettlementFromChain = (address: Address) => {
+  const recordSettlementFromChain = (address: Address, openSlot: bigint) => {
     if (settlementLookedUp.has(address)) return;
     settlementLookedUp.add(address);
     launch(async () => {
-      if (await fillSettlementFromChain(address)) settlementLookedUp.delete(address);
+      if (await fillSettlementFromChain(address, openSlot)) settlementLookedUp.delete(address);
       else log?.warn({ wager: address }, 'settle transaction not found in the RPC history; not looking again in this run');
     });
   };
 
-  const fillSettlementFromChain = async (address: Address, attempts = LOOKUP_ATTEMPTS) => {
+  const fillSettlementFromChain = async (address: Address, openSlot: bigint, attempts = LOOKUP_ATTEMPTS) => {
+    // Each retry reads the signature list again; transactions already read come from the cache.
     const settled = await readWithRetries(async () => {
-      const outcome = await resolveWagerOutcome(rpc, address, program);
+      const outcome = await resolveWagerOutcome(rpc, address, program, history(openSlot));
       return outcome.kind === 'settled' ? outcome : null;
     }, attempts);
     const record = records.get(address);
@@ -540,12 +553,12 @@ export function createKeeper(options: KeeperOptions): Keeper {
 
   /** The request transaction of a wager someone else requested (or we did just before a crash). */
   const lookingUpRequest = new Set<string>();
-  const recordRequestFromChain = (address: Address) => {
+  const recordRequestFromChain = (address: Address, openSlot: bigint) => {
     if (lookingUpRequest.has(address)) return;
     lookingUpRequest.add(address);
     launch(async () => {
       try {
-        const found = await findRequestTransaction(rpc, address, program);
+        const found = await findRequestTransaction(rpc, address, program, history(openSlot));
         if (found) change(address, { requestSignature: found.signature, requestedSlot: Number(found.slot) });
       } finally {
         lookingUpRequest.delete(address);
@@ -607,7 +620,9 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (!wager) return { state: 'unknown', updatedAt: new Date(now()).toISOString() };
       track(address, wager);
       // A parked payout answers settled; one quick look for its settle transaction (the loop keeps looking).
-      if (wager.status === WagerStatus.PayoutPending) await fillSettlementFromChain(address, 1);
+      // Docs (keeper.md): a GET on an untracked parked payout answers with its settle transaction if the
+      // history shows it; POST /v1/wagers never waits for a history read (the loop fills the record in).
+      if (wager.status === WagerStatus.PayoutPending) await fillSettlementFromChain(address, wager.openSlot, 1);
       void tick();
       const record = records.get(address);
       return record ? publicRecord(record) : { state: 'unknown', updatedAt: new Date(now()).toISOString() };

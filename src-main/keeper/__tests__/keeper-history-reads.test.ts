@@ -1,0 +1,171 @@
+/**
+ * How much a keeper asks of its RPC when it looks for a wager's history again and again (the RPC does not
+ * show the settle transaction yet): every look reads the signature list again, but a transaction it
+ * already read is not fetched a second time. A rate-limited RPC provider counts every call. The keeper
+ * reaches the localnet through a small JSON-RPC proxy that counts getTransaction calls per signature and
+ * can hide one transaction.
+ */
+import { generateKeyPairSigner, type Address } from '@solana/kit';
+import { getFreezeAccountInstruction } from '@solana-program/token';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectToChain } from '../../chain/rpc-connection';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import type { Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
+import {
+  alwaysPaysPaytable,
+  freshBeneficiary,
+  freshDatabase,
+  localnetParts,
+  openWager,
+  sendInstructions,
+  slotPump,
+  tempDir,
+  waitFor,
+  wagerHistory,
+  type LocalRpc,
+} from './keeper-test-helpers';
+
+const SOL = 1_000_000_000n;
+/** Looks for the settle transaction of a parked payout the keeper did not send (keeper.ts LOOKUP_ATTEMPTS). */
+const LOOKUPS = 5;
+
+/** A JSON-RPC proxy to `target` counting getTransaction calls per signature; `hidden` is answered null. */
+async function startCountingRpc(target: string) {
+  const reads = new Map<string, number>();
+  let hidden: string | undefined;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString();
+        const call = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
+        if (call.method === 'getTransaction') {
+          const signature = String(call.params?.[0]);
+          reads.set(signature, (reads.get(signature) ?? 0) + 1);
+          if (signature === hidden) {
+            response
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
+            return;
+          }
+        }
+        const upstream = await fetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        response
+          .writeHead(upstream.status, { 'content-type': 'application/json' })
+          .end(await upstream.text());
+      })().catch(() => response.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    hide: (signature: string) => (hidden = signature),
+    readsOf: (signature: string) => reads.get(signature) ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+let localnet: Localnet;
+let parts: Awaited<ReturnType<typeof localnetParts>>;
+let rpc: LocalRpc;
+let pump: ReturnType<typeof slotPump>;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let counting: Awaited<ReturnType<typeof startCountingRpc>>;
+const running: { keeper: Keeper; db: Database }[] = [];
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+  parts = await localnetParts(localnet);
+  rpc = parts.rpc;
+  pump = slotPump(localnet, 60).start();
+  dir = await tempDir('keeper-history-reads-');
+  counting = await startCountingRpc(localnet.rpcUrl);
+});
+afterAll(async () => {
+  for (const { keeper, db } of running.splice(0)) {
+    await keeper.stop();
+    db.close();
+  }
+  await counting?.close();
+  pump?.stop();
+  await localnet?.stop();
+  await dir?.remove();
+});
+
+async function keeperOn(name: string, rpcUrl: string) {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `${name}.db`);
+  const keeper = createKeeper({
+    connection: connectToChain(rpcUrl, localnet.wsUrl),
+    signer: key,
+    db,
+    sweepIntervalMs: 60_000,
+  });
+  running.push({ keeper, db });
+  return { keeper, db };
+}
+
+/** A wager whose payout another keeper parked (its beneficiary's token account is frozen). */
+async function parkedBySomeoneElse(): Promise<Address> {
+  const paytable = await alwaysPaysPaytable(rpc, localnet);
+  const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
+  const opened = await openWager(rpc, localnet, parts.app, {
+    paytableAddress: paytable,
+    stake: 2_000_000n,
+    beneficiary: beneficiary.usdc,
+  });
+  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
+  await sendInstructions(rpc, parts.app, [
+    getFreezeAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority }),
+  ]);
+  const other = await keeperOn('other', localnet.rpcUrl);
+  await other.keeper.start();
+  await other.keeper.submitWager(opened.wager);
+  await waitFor(
+    () => (other.keeper.records.get(opened.wager)?.payoutPending ? true : undefined),
+    20_000,
+    'the other keeper to park the payout',
+  );
+  running.splice(running.indexOf(other), 1);
+  await other.keeper.stop();
+  other.db.close();
+  return opened.wager;
+}
+
+describe('reading a wager history again', () => {
+  it('looking for a settle transaction the RPC does not show yet, five times: each other transaction of the history is fetched once', async () => {
+    const wager = await parkedBySomeoneElse();
+    const history = wagerHistory(localnet, wager, parts.program);
+    const settle = history.find((h) => h.events.some((e) => e.name === 'WagerSettled'))!.signature;
+    const others = history.filter((h) => h.signature !== settle).map((h) => h.signature);
+    expect(others.length).toBeGreaterThanOrEqual(2); // the opening and the request
+    counting.hide(settle);
+
+    const { keeper } = await keeperOn('looking', counting.url);
+    await keeper.start();
+    await keeper.submitWager(wager);
+    // Every look asks for the settle transaction again (it may show up), until the keeper gives up.
+    await waitFor(
+      () => (counting.readsOf(settle) >= LOOKUPS ? true : undefined),
+      30_000,
+      'the keeper to look five times',
+    );
+
+    expect(keeper.records.get(wager)).toMatchObject({
+      state: 'settled',
+      payoutPending: true,
+      settleSignature: null,
+    });
+    for (const signature of others) expect(counting.readsOf(signature), signature).toBe(1);
+  });
+});

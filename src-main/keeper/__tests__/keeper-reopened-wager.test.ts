@@ -1,0 +1,166 @@
+/**
+ * A wager's address is a PDA of (integrator authority, nonce), and a closed wager's account goes back to
+ * the System program, so the same app can open a wager at the same address again. The address's history
+ * then holds both wagers: what the keeper reads from it for one must never be the other's.
+ */
+import { address, generateKeyPairSigner, type Address } from '@solana/kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { getOpenWagerForApp } from '../../protocol/wager';
+import type { Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
+import { findRequestTransaction, resolveWagerOutcome } from '../outcome-resolver';
+import {
+  freshDatabase,
+  localnetParts,
+  sendInstructions,
+  slotPump,
+  tempDir,
+  usdcAccountOf,
+  waitFor,
+  wagerHistory,
+  type LocalRpc,
+} from './keeper-test-helpers';
+
+const SOL = 1_000_000_000n;
+
+let localnet: Localnet;
+let parts: Awaited<ReturnType<typeof localnetParts>>;
+let rpc: LocalRpc;
+let pump: ReturnType<typeof slotPump>;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+  parts = await localnetParts(localnet);
+  rpc = parts.rpc;
+  pump = slotPump(localnet, 60).start();
+  dir = await tempDir('keeper-reopened-');
+});
+afterAll(async () => {
+  pump?.stop();
+  await localnet?.stop();
+  await dir?.remove();
+});
+
+const running: { keeper: Keeper; db: Database }[] = [];
+afterEach(async () => {
+  for (const { keeper, db } of running.splice(0)) {
+    await keeper.stop();
+    db.close();
+  }
+});
+
+async function idleKeeper(name: string): Promise<Keeper> {
+  const key = await generateKeyPairSigner();
+  localnet.chain.airdrop(key.address, 10n * SOL);
+  const db = freshDatabase(dir, `${name}.db`);
+  const keeper = createKeeper({ connection: parts.connection, signer: key, db, sweepIntervalMs: 60_000 });
+  running.push({ keeper, db });
+  return keeper;
+}
+
+/** Opens a coin-flip wager of the dev app with this nonce (as `wager-keeper open` does); its address and open slot. */
+async function openWithNonce(nonce: bigint): Promise<{ wager: Address; openSlot: bigint }> {
+  const { manifest } = localnet;
+  const stakeSource = await usdcAccountOf(address(manifest.usdcMint), parts.app.address);
+  const { instruction, wager } = await getOpenWagerForApp({
+    payer: parts.app,
+    stakeOwner: parts.app,
+    integratorAuthority: parts.app,
+    paytable: address(manifest.paytables.find((p) => p.name === 'coin-flip')!.address),
+    stakeSource,
+    beneficiary: stakeSource,
+    oracleNetworkState: address(manifest.oracle.networkState),
+    stake: 1_000_000n,
+    nonce,
+  });
+  await sendInstructions(rpc, parts.app, [instruction]);
+  const opened = wagerHistory(localnet, wager, parts.program).findLast((h) =>
+    h.events.some((e) => e.name === 'WagerOpened'),
+  )!;
+  const event = opened.events.find((e) => e.name === 'WagerOpened')!;
+  return { wager, openSlot: (event.data as { openSlot: bigint }).openSlot };
+}
+
+/** A running keeper settles `wager` and stops. */
+async function settledByAKeeper(name: string, wager: Address) {
+  const keeper = await idleKeeper(name);
+  await keeper.start();
+  await keeper.submitWager(wager);
+  await waitFor(
+    () => (keeper.records.get(wager)?.state === 'settled' ? true : undefined),
+    20_000,
+    `${name} to settle`,
+  );
+  const entry = running.findIndex((r) => r.keeper === keeper);
+  const [{ db }] = running.splice(entry, 1) as [{ keeper: Keeper; db: Database }];
+  await keeper.stop();
+  db.close();
+}
+
+/** The signatures of the transactions carrying `event` for `wager`, oldest first. */
+const transactionsWith = (wager: Address, event: string) =>
+  wagerHistory(localnet, wager, parts.program)
+    .filter((h) => h.events.some((e) => e.name === event))
+    .map((h) => h.signature);
+
+describe('a wager opened again at the address of a closed one', () => {
+  it("is not given the earlier wager's request or settlement, and a keeper that tracked the earlier one records that one's", async () => {
+    const nonce = BigInt(Date.now()) * 1000n + 777n;
+    const first = await openWithNonce(nonce);
+    // This keeper hears of the first wager and then is away while both wagers come and go.
+    const away = await idleKeeper('away');
+    expect(await away.submitWager(first.wager)).toEqual({ kind: 'queued' });
+
+    await settledByAKeeper('first-settler', first.wager);
+    const [firstRequest] = transactionsWith(first.wager, 'WagerRandomnessRequested');
+    const [firstSettle] = transactionsWith(first.wager, 'WagerSettled');
+    const { value: closed } = await rpc
+      .getAccountInfo(first.wager, { encoding: 'base64', commitment: 'confirmed' })
+      .send();
+    expect(closed).toBeNull();
+
+    const second = await openWithNonce(nonce);
+    expect(second.wager).toBe(first.wager);
+    expect(second.openSlot).not.toBe(first.openSlot);
+
+    // The second wager is open: nothing requested or settled it yet, whatever its address's history shows.
+    expect(await resolveWagerOutcome(rpc, second.wager, parts.program)).toEqual({ kind: 'unknown' });
+    expect(await findRequestTransaction(rpc, second.wager, parts.program)).toBeNull();
+
+    await settledByAKeeper('second-settler', second.wager);
+    const [, secondRequest] = transactionsWith(second.wager, 'WagerRandomnessRequested');
+    const [, secondSettle] = transactionsWith(second.wager, 'WagerSettled');
+    expect(secondSettle).toBeDefined();
+
+    // Read for each opening: its own transactions.
+    expect(await resolveWagerOutcome(rpc, second.wager, parts.program)).toMatchObject({
+      kind: 'settled',
+      signature: secondSettle,
+      request: { signature: secondRequest },
+    });
+    expect(
+      await resolveWagerOutcome(rpc, first.wager, parts.program, { openSlot: first.openSlot }),
+    ).toMatchObject({
+      kind: 'settled',
+      signature: firstSettle,
+      request: { signature: firstRequest },
+    });
+
+    // The keeper that tracked the first wager comes back, finds the address closed and looks up how it
+    // ended: the first wager's settlement, not the second's.
+    await away.start();
+    await waitFor(
+      () => (away.records.get(first.wager)?.state === 'settled' ? true : undefined),
+      20_000,
+      'the away keeper to record the settlement',
+    );
+    expect(await away.lookupWager(first.wager)).toMatchObject({
+      state: 'settled',
+      openSlot: Number(first.openSlot),
+      requestSignature: firstRequest,
+      settleSignature: firstSettle,
+    });
+  });
+});
