@@ -166,13 +166,41 @@ export function createKeeper(options: KeeperOptions): Keeper {
   };
 
   const track = (address: string, wager: Wager | null) => {
-    const inserted = records.insert(address, initialRecord(wager));
+    const inserted = records.insert(address, initialRecord(wager)) || startOverIfReopened(address, wager);
     if (inserted) {
       const record = records.get(address);
       if (record) events.emit('record', record);
       log?.info({ wager: address }, 'tracking wager');
     }
     return inserted;
+  };
+
+  /**
+   * A wager address is [app, nonce]: once a wager closed, its app may open a new one there. A finished
+   * record whose open slot differs from the account's is that earlier wager: the record starts over for
+   * the new one (the earlier outcome stays in the earnings ledger and on chain).
+   */
+  const startOverIfReopened = (address: string, wager: Wager | null) => {
+    const existing = records.get(address);
+    if (!wager || !existing || IN_PROGRESS_STATES.includes(existing.state) || existing.payoutPending) return false;
+    if (existing.openSlot === null || existing.openSlot === Number(wager.openSlot)) return false;
+    records.update(address, {
+      oracleRequest: null,
+      requestSignature: null,
+      requestedSlot: null,
+      fulfilledSlot: null,
+      settleSignature: null,
+      expireSignature: null,
+      claimSignature: null,
+      bucket: null,
+      payout: null,
+      payoutPending: false,
+      attempts: 0,
+      nextAttemptAt: 0,
+      lastError: null,
+      ...initialRecord(wager),
+    });
+    return true;
   };
 
   const health = (): HealthRecord => ({

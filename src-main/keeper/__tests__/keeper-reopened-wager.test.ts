@@ -163,4 +163,36 @@ describe('a wager opened again at the address of a closed one', () => {
       settleSignature: firstSettle,
     });
   });
+
+  it('is worked on by a keeper whose record of that address is the finished earlier wager', async () => {
+    const nonce = BigInt(Date.now()) * 1000n + 778n;
+    const first = await openWithNonce(nonce);
+    const keeper = await idleKeeper('reopen-tracker');
+    await keeper.start();
+    await keeper.submitWager(first.wager);
+    const firstRecord = await waitFor(
+      () => {
+        const r = keeper.records.get(first.wager);
+        return r?.state === 'settled' ? r : undefined;
+      },
+      20_000,
+      'the first wager to be settled',
+    );
+
+    // The app opens again at the same address; the keeper hears of it (POST, the sweep or its subscription).
+    const second = await openWithNonce(nonce);
+    await keeper.submitWager(second.wager);
+    const secondRecord = await waitFor(
+      () => {
+        const r = keeper.records.get(second.wager);
+        return r?.state === 'settled' && r.openSlot === Number(second.openSlot) ? r : undefined;
+      },
+      20_000,
+      'the second wager to be settled',
+    );
+    const [, secondRequest] = transactionsWith(second.wager, 'WagerRandomnessRequested');
+    const [, secondSettle] = transactionsWith(second.wager, 'WagerSettled');
+    expect(secondRecord).toMatchObject({ requestSignature: secondRequest, settleSignature: secondSettle });
+    expect(secondRecord.settleSignature).not.toBe(firstRecord.settleSignature);
+  });
 });
