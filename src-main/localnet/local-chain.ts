@@ -16,7 +16,7 @@ import { Clock, LiteSVM, type FailedTransactionMetadata, type TransactionMetadat
 import { EventEmitter } from 'node:events';
 import { INSTRUCTION_ERROR_NAMES, TRANSACTION_ERROR_NAMES } from '../chain/runtime-error-names';
 import { verifyTransactionSignatures } from './signature-verification';
-import { mintDecimalsReader, tokenBalanceOf, type TokenBalance } from './spl-token-views';
+import { isTokenProgram, memoisedMintDecimals, tokenBalanceOf, type MintDecimals, type TokenBalance } from './spl-token-views';
 import { messageFee, transactionFee, type TransactionFee } from './transaction-fees';
 
 /** Blockhashes stay valid for this many blocks, as on a validator. */
@@ -26,7 +26,25 @@ const DEFAULT_SLOT_MS = 400;
 const HISTORY_LIMIT = 50_000;
 /** getRecentPrioritizationFees covers this many slots (a validator's prioritization fee cache). */
 const PRIORITY_FEE_SLOTS = 150n;
-export { LAMPORTS_PER_SIGNATURE } from './transaction-fees';
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
+/**
+ * The signatures of one address, oldest first, from `head` on: eviction steps `head` forward instead of
+ * shifting the array (O(n) for a busy address's 50 000 entries) and compacts once the dead prefix is
+ * more than half, so it costs O(1) amortised and the list stays at most twice what history holds.
+ */
+interface AddressSignatures {
+  signatures: string[];
+  head: number;
+}
+
+/** What the pre-transaction snapshot keeps: balances, and which accounts the transaction could make token accounts. */
+interface BalanceSnapshot {
+  lamports: bigint[];
+  tokens: TokenBalance[];
+  /** Indexes whose token balance can differ afterwards: token-owned, absent or System-owned accounts. */
+  tokenCandidates: Set<number>;
+}
 
 /** A transaction error as a validator's JSON-RPC reports it, e.g. {"InstructionError":[0,{"Custom":6014}]}. */
 export type TransactionErrorJson = string | Record<string, unknown>;
@@ -159,7 +177,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
    */
   private readonly statusCache = new Map<string, Map<string, TransactionStatus>>();
   private readonly history = new Map<string, TransactionRecord>();
-  private readonly byAddress = new Map<string, string[]>(); // address -> signatures in history, oldest first
+  private readonly byAddress = new Map<string, AddressSignatures>(); // address -> signatures in history, oldest first
   private transactionCount = 0n;
   /** Lowest compute-unit price of the transactions of each recent slot (getRecentPrioritizationFees). */
   private readonly slotPriorityFees = new Map<bigint, bigint>();
@@ -304,20 +322,47 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
   }
 
   /**
-   * Lamports and SPL Token balances of a transaction's accounts. Program accounts (invoked keys) and
-   * sysvars are only asked for their balance: a validator skips programs for token balances, and
-   * neither can be a token account (their data can be large to copy).
+   * Lamports and SPL Token balances of a transaction's accounts before it runs. Program accounts
+   * (invoked keys) and sysvars are only asked for their balance: a validator skips programs for token
+   * balances, and neither can be a token account (their data can be large to copy).
    */
-  private balancesOf(accountKeys: Address[], invoked: Set<number>): { lamports: bigint[]; tokens: TokenBalance[] } {
+  private balancesBefore(accountKeys: Address[], invoked: Set<number>, decimalsOf: MintDecimals): BalanceSnapshot {
     const lamports: bigint[] = [];
     const tokens: TokenBalance[] = [];
-    const decimalsOf = mintDecimalsReader((key) => {
-      const account = this.svm.getAccount(key);
-      return account.exists ? account : null;
-    });
+    const tokenCandidates = new Set<number>();
     accountKeys.forEach((key, index) => {
       if (invoked.has(index) || key.startsWith('Sysvar')) {
         lamports.push(this.svm.getBalance(key) ?? 0n);
+        return;
+      }
+      const account = this.svm.getAccount(key);
+      lamports.push(account.exists ? account.lamports : 0n);
+      // Only a token program's account holds tokens; a new one is created from nothing (System-owned or absent).
+      if (!account.exists || account.programAddress === SYSTEM_PROGRAM) tokenCandidates.add(index);
+      else if (isTokenProgram(account.programAddress)) {
+        tokenCandidates.add(index);
+        const balance = tokenBalanceOf(index, account, decimalsOf);
+        if (balance) tokens.push(balance);
+      }
+    });
+    return { lamports, tokens, tokenCandidates };
+  }
+
+  /**
+   * The balances after the transaction: token balances re-read only for the candidates it wrote (a
+   * read-only account, or any account of a failed transaction, keeps the balance it had; an account
+   * another program owns does not become a token account in practice), other lamports read without
+   * copying account data.
+   */
+  private balancesAfter(accountKeys: Address[], writable: Set<Address>, before: BalanceSnapshot, succeeded: boolean, decimalsOf: MintDecimals) {
+    const lamports: bigint[] = [];
+    const kept = new Map(before.tokens.map((balance) => [balance.accountIndex, balance]));
+    const tokens: TokenBalance[] = [];
+    accountKeys.forEach((key, index) => {
+      if (!succeeded || !before.tokenCandidates.has(index) || !writable.has(key)) {
+        lamports.push(this.svm.getBalance(key) ?? 0n);
+        const balance = kept.get(index);
+        if (balance) tokens.push(balance);
         return;
       }
       const account = this.svm.getAccount(key);
@@ -343,10 +388,15 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('BlockhashNotFound', 'Blockhash not found');
     if (this.statusCache.get(blockhash)?.has(signature)) throw new ChainError('AlreadyProcessed', 'This transaction has already been processed');
 
-    const before = this.balancesOf(accountKeys, invoked);
+    // One decimals reader for both snapshots: each mint is read once per transaction.
+    const decimalsOf = memoisedMintDecimals((key) => {
+      const account = this.svm.getAccount(key);
+      return account.exists ? account : null;
+    });
+    const before = this.balancesBefore(accountKeys, invoked, decimalsOf);
     const result = this.svm.sendTransaction(transaction);
     const meta = 'err' in result ? result.meta() : result;
-    const after = this.balancesOf(accountKeys, invoked);
+    const after = this.balancesAfter(accountKeys, new Set(writable), before, !('err' in result), decimalsOf);
     // A failed transaction leaves nothing but the fee payer's fee, and LiteSVM charges none when the
     // payer cannot pay it (a validator would drop that transaction): the payer's loss is the fee.
     const charged = 'err' in result ? before.lamports[0]! - after.lamports[0]! : fee.total;
@@ -383,9 +433,9 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     this.transactionCount += 1n;
     this.history.set(record.signature, record);
     for (const key of new Set(record.accountKeys)) {
-      const list = this.byAddress.get(key) ?? [];
-      list.push(record.signature);
-      this.byAddress.set(key, list);
+      let list = this.byAddress.get(key);
+      if (!list) this.byAddress.set(key, (list = { signatures: [], head: 0 }));
+      list.signatures.push(record.signature);
     }
     if (this.history.size > this.historyLimit) {
       const oldest = this.history.values().next().value;
@@ -399,18 +449,25 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     for (const key of new Set(record.accountKeys)) {
       const list = this.byAddress.get(key);
       if (!list) continue;
-      // History is evicted oldest first, so the record is at the head of each of its lists.
-      if (list[0] === record.signature) list.shift();
-      else list.splice(list.indexOf(record.signature) >>> 0, 1);
-      if (list.length === 0) this.byAddress.delete(key);
+      // History is evicted oldest first, so the record is at the head of each of its lists; anything
+      // else history no longer holds is stepped over too.
+      const { signatures } = list;
+      while (list.head < signatures.length && !this.history.has(signatures[list.head]!)) list.head += 1;
+      if (list.head === signatures.length) this.byAddress.delete(key);
+      else if (list.head * 2 > signatures.length) {
+        signatures.splice(0, list.head);
+        list.head = 0;
+      }
     }
   }
 
   /** Sizes of what the chain keeps per transaction (all bounded: history by its limit, the rest by blockhash expiry). */
-  retained(): { history: number; indexedAddresses: number; statusCacheSignatures: number } {
+  retained(): { history: number; indexedAddresses: number; indexedSignatures: number; statusCacheSignatures: number } {
     let statusCacheSignatures = 0;
     for (const signatures of this.statusCache.values()) statusCacheSignatures += signatures.size;
-    return { history: this.history.size, indexedAddresses: this.byAddress.size, statusCacheSignatures };
+    let indexedSignatures = 0;
+    for (const list of this.byAddress.values()) indexedSignatures += list.signatures.length;
+    return { history: this.history.size, indexedAddresses: this.byAddress.size, indexedSignatures, statusCacheSignatures };
   }
 
   processedTransactionCount(): bigint {
@@ -473,9 +530,13 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
 
   /** Signatures that touched `address`, newest first. */
   signaturesFor(address: string): TransactionRecord[] {
-    return (this.byAddress.get(address) ?? [])
-      .map((signature) => this.history.get(signature))
-      .filter((record): record is TransactionRecord => record !== undefined)
-      .reverse();
+    const list = this.byAddress.get(address);
+    const records: TransactionRecord[] = [];
+    if (!list) return records;
+    for (let i = list.signatures.length - 1; i >= list.head; i--) {
+      const record = this.history.get(list.signatures[i]!);
+      if (record) records.push(record);
+    }
+    return records;
   }
 }

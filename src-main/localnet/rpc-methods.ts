@@ -14,10 +14,22 @@ import {
   type Address,
   type ReadonlyUint8Array,
 } from '@solana/kit';
-import { getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  accountViewParam,
+  checkSliceAndEncoding,
+  configParam,
+  encodeAccount,
+  encodingParam,
+  FilterError,
+  filtersParam,
+  matchesFilters,
+  optionalBoolParam,
+  verifyFilters,
+  type AccountView,
+} from './account-encoding';
 import { ChainError, type DecodedTransaction, type LocalChain, type TransactionRecord, type TransactionStatus } from './local-chain';
 import {
-  RPC_INVALID_REQUEST,
   RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   RpcError,
@@ -28,22 +40,18 @@ import {
   decodeMint,
   decodeTokenAccount,
   isTokenProgram,
+  memoisedMintDecimals,
   mintDecimalsReader,
   NATIVE_MINT,
-  parsedTokenData,
   uiTokenAmount,
-  type MintDecimals,
 } from './spl-token-views';
 import { verifyTransactionSignatures } from './signature-verification';
 import { messageFee } from './transaction-fees';
-
-export { formatUnits } from './spl-token-views';
 
 export const RPC_API_VERSION = '2.3.0';
 /** Agave cost model: per signature and per writable account. */
 const SIGNATURE_COST = 720n;
 const WRITE_LOCK_COST = 300n;
-const MAX_BASE58_ACCOUNT_BYTES = 128;
 /** Agave's MAX_GET_CONFIRMED_SIGNATURES_FOR_ADDRESS2_LIMIT. */
 const MAX_SIGNATURES_LIMIT = 1000;
 
@@ -95,79 +103,6 @@ interface StoredAccount {
   space: bigint;
 }
 
-/**
- * An account as getAccountInfo shows it, in the requested encoding and data slice. `jsonParsed` parses
- * SPL Token accounts and mints (`decimalsOf` reads a token account's mint) and falls back to base64
- * for anything else, as a validator does.
- */
-function encodeAccount(account: StoredAccount, config: Config, decimalsOf?: MintDecimals) {
-  const parsed = config.encoding === 'jsonParsed' && decimalsOf ? parsedTokenData(account, decimalsOf) : null;
-  const slice = configOf(config.dataSlice);
-  let data = Uint8Array.from(account.data);
-  if (config.dataSlice !== undefined) {
-    const offset = Number(slice.offset ?? 0);
-    data = data.subarray(offset, offset + Number(slice.length ?? 0));
-  }
-  const encoding = config.encoding ?? 'binary';
-  let encoded: unknown;
-  if (parsed) {
-    encoded = parsed;
-  } else if (encoding === 'base64' || encoding === 'jsonParsed') {
-    encoded = [getBase64Decoder().decode(data), 'base64'];
-  } else if (encoding === 'base58' || encoding === 'binary') {
-    if (data.length > MAX_BASE58_ACCOUNT_BYTES) {
-      // Fix: a validator answers this with -32600 (InvalidRequest, Agave's encode_account), not -32602.
-      throw new RpcError(RPC_INVALID_REQUEST, `Encoded binary (base 58) data should be less than ${MAX_BASE58_ACCOUNT_BYTES} bytes, please use Base64 encoding.`);
-    }
-    const base58 = getBase58Decoder().decode(data);
-    encoded = encoding === 'binary' ? base58 : [base58, 'base58'];
-  } else {
-    throw invalidParams(`Invalid param: unsupported encoding: ${String(encoding)}`);
-  }
-  return {
-    data: encoded,
-    executable: account.executable,
-    lamports: account.lamports,
-    owner: account.programAddress,
-    rentEpoch: 18_446_744_073_709_551_615n,
-    space: BigInt(account.data.length),
-  };
-}
-
-/** Agave's check_slice_and_encoding, for requests (PubSub notifications just ignore the slice when parsing). */
-function checkSliceAndEncoding(config: Config): Config {
-  if (config.encoding === 'jsonParsed' && config.dataSlice !== undefined) {
-    throw new RpcError(RPC_INVALID_REQUEST, 'Sliced account data can only be encoded using binary (base 58) or base64 encoding.');
-  }
-  return config;
-}
-
-function matchesFilters(data: ReadonlyUint8Array, filters: unknown): boolean {
-  if (filters === undefined) return true;
-  if (!Array.isArray(filters)) throw invalidParams('Invalid param: filters must be an array');
-  for (const filter of filters) {
-    const f = configOf(filter);
-    if (f.dataSize !== undefined) {
-      if (BigInt(data.length) !== u64Param(f.dataSize, 'dataSize')) return false;
-    } else if (f.memcmp !== undefined) {
-      const memcmp = configOf(f.memcmp);
-      const offset = Number(u64Param(memcmp.offset, 'memcmp offset'));
-      if (typeof memcmp.bytes !== 'string') throw invalidParams('Invalid param: memcmp bytes must be a string');
-      let bytes: ReadonlyUint8Array;
-      try {
-        bytes = memcmp.encoding === 'base64' ? getBase64Encoder().encode(memcmp.bytes) : getBase58Encoder().encode(memcmp.bytes);
-      } catch {
-        throw invalidParams('Invalid param: memcmp bytes are not valid for their encoding');
-      }
-      if (offset + bytes.length > data.length) return false;
-      for (let i = 0; i < bytes.length; i++) if (data[offset + i] !== bytes[i]) return false;
-    } else {
-      throw invalidParams('Invalid param: unsupported filter');
-    }
-  }
-  return true;
-}
-
 function statusOf(record: TransactionStatus) {
   return {
     slot: record.slot,
@@ -187,32 +122,18 @@ function chainReader(chain: LocalChain) {
   return { read, decimalsOf: mintDecimalsReader(read) };
 }
 
-/**
- * `{ pubkey, account }` as getProgramAccounts lists it, when the account at `key` belongs to `program`
- * and passes `config.filters`; else null. PubSub uses it for just the accounts a transaction wrote.
- */
-export function programAccountEntry(chain: LocalChain, key: Address, program: Address, rawConfig: unknown) {
-  const account = chain.svm.getAccount(key);
-  const config = configOf(rawConfig);
-  if (!account.exists || account.programAddress !== program || !matchesFilters(account.data, config.filters)) return null;
-  return { pubkey: key, account: encodeAccount(account, config, chainReader(chain).decimalsOf) };
-}
-
 /** The `accounts` option of simulateTransaction, checked as Agave's rpc.rs does. */
 function simulationAccountsRequest(value: unknown, decoded: DecodedTransaction) {
   if (value === undefined || value === null) return null;
   const config = configOf(value);
-  const encoding = config.encoding ?? 'base64';
+  const encoding = encodingParam(config.encoding, 'base64');
   if (encoding === 'binary' || encoding === 'base58') throw invalidParams('base58 encoding not supported');
-  if (encoding !== 'base64' && encoding !== 'base64+zstd' && encoding !== 'jsonParsed') {
-    throw invalidParams(`Invalid param: unsupported encoding: ${String(encoding)}`);
-  }
-  if (encoding === 'base64+zstd') throw invalidParams('Invalid param: base64+zstd encoding is not supported by this localnet');
   const addresses = Array.isArray(config.addresses) ? config.addresses : [];
   // The account keys of the transaction bound the request (no lookup tables are resolved here).
   const max = decoded.accountKeys.length;
   if (addresses.length > max) throw invalidParams(`Too many accounts provided; max ${max}`);
-  return { encoding, addresses: addresses.map((a) => addressParam(a)) };
+  const view: AccountView = { encoding, dataSlice: null };
+  return { view, addresses: addresses.map((a) => addressParam(a)) };
 }
 
 /** Agave's UiInnerInstructions in `json` encoding. */
@@ -231,6 +152,11 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
   const context = () => ({ slot: chain.slot(), apiVersion: RPC_API_VERSION });
   const withContext = (value: unknown) => ({ context: context(), value });
   const { read: readAccount, decimalsOf } = chainReader(chain);
+  /** Encodes the accounts of one request: base58 over 128 bytes refused, each mint read once. */
+  const encoderFor = (view: AccountView) => {
+    const options = { decimalsOf: memoisedMintDecimals(readAccount), base58Overflow: 'refuse' as const };
+    return (account: StoredAccount) => encodeAccount(account, view, options);
+  };
   const genesisHash = getBase58Decoder().decode(new Uint8Array(32).fill(7));
 
   /** The transaction of a request, or -32602 with a validator's message when the bytes do not decode. */
@@ -268,6 +194,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       }
     }
     const accountsRequest = simulationAccountsRequest(config.accounts, decoded);
+    const encode = accountsRequest ? encoderFor(accountsRequest.view) : undefined;
     if (!('logs' in result)) return { ...NOT_SIMULATED, err: result.err, accounts: accountsRequest ? accountsRequest.addresses.map(() => null) : null };
     const ran = result;
     return {
@@ -281,7 +208,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
           ? accountsRequest.addresses.map(() => null)
           : accountsRequest.addresses.map((key) => {
               const account = ran.postAccounts?.get(key) ?? readAccount(key);
-              return account ? encodeAccount(account, { encoding: accountsRequest.encoding }, decimalsOf) : null;
+              return account && encode ? encode(account) : null;
             })
         : null,
       unitsConsumed: ran.unitsConsumed,
@@ -329,8 +256,10 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
 
   /** Token accounts of `program` (and `mint`) whose owner or delegate is `holder`. */
   const tokenAccountsOf = (holder: Address, role: 'owner' | 'delegate', filter: unknown, rawConfig: unknown) => {
+    const view = accountViewParam(configParam(rawConfig, 'RpcAccountInfoConfig'), 'binary');
     const { program, mint } = tokenFilter(filter);
-    const config = checkSliceAndEncoding(configOf(rawConfig));
+    checkSliceAndEncoding(view);
+    const encode = encoderFor(view);
     const value = chain.svm
       .getProgramAccounts(program)
       .filter((account) => {
@@ -338,13 +267,8 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         if (!token || (mint !== undefined && token.mint !== mint)) return false;
         return role === 'owner' ? token.owner === holder : token.delegate.__option === 'Some' && token.delegate.value === holder;
       })
-      .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config, decimalsOf) }));
+      .map((account) => ({ pubkey: account.address, account: encode(account) }));
     return withContext(value);
-  };
-
-  const tokenAccountBalance = (data: ReadonlyUint8Array) => {
-    const token = getTokenDecoder().decode(data);
-    return uiTokenAmount(token.amount, decimalsOf(token.mint));
   };
 
   const transactionJson = (record: TransactionRecord, encoding: unknown) => {
@@ -402,36 +326,63 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       return withContext(chain.isBlockhashValid(blockhash));
     },
     getBalance: ([key]) => withContext(chain.svm.getBalance(addressParam(key)) ?? 0n),
-    getAccountInfo: ([key, config]) => {
+    // As jsonrpc-core: the config deserializes before the pubkey is verified.
+    getAccountInfo: ([key, rawConfig]) => {
+      const view = accountViewParam(configParam(rawConfig, 'RpcAccountInfoConfig'), 'binary');
       const account = readAccount(addressParam(key));
-      return withContext(account ? encodeAccount(account, checkSliceAndEncoding(configOf(config)), decimalsOf) : null);
+      checkSliceAndEncoding(view);
+      return withContext(account ? encoderFor(view)(account) : null);
     },
-    getMultipleAccounts: ([keys, config]) => {
+    getMultipleAccounts: ([keys, rawConfig]) => {
+      // Agave's default here is base64 (binary for getAccountInfo).
+      const view = accountViewParam(configParam(rawConfig, 'RpcAccountInfoConfig'), 'base64');
       if (!Array.isArray(keys)) throw invalidParams('Invalid params: expected an array of addresses');
       if (keys.length > 100) throw invalidParams('Too many inputs provided; max 100');
-      checkSliceAndEncoding(configOf(config));
+      const addresses = keys.map((key) => addressParam(key));
+      checkSliceAndEncoding(view);
+      const encode = encoderFor(view);
       return withContext(
-        keys.map((key) => {
-          const account = readAccount(addressParam(key));
-          return account ? encodeAccount(account, configOf(config), decimalsOf) : null;
+        addresses.map((key) => {
+          const account = readAccount(key);
+          return account ? encode(account) : null;
         }),
       );
     },
     getProgramAccounts: ([program, rawConfig]) => {
-      const config = checkSliceAndEncoding(configOf(rawConfig));
+      const config = configParam(rawConfig, 'RpcProgramAccountsConfig');
+      const view = accountViewParam(config, 'binary');
+      const parsedFilters = filtersParam(config.filters);
+      const withContextFlag = optionalBoolParam(config.withContext);
+      optionalBoolParam(config.sortResults);
+      // Agave's order: config deserialized, then the pubkey, then verify_filters (its raw message, no prefix).
       const owner = addressParam(program, 'program id');
+      let filters;
+      try {
+        filters = verifyFilters(parsedFilters);
+      } catch (error) {
+        if (error instanceof FilterError) throw invalidParams(error.message);
+        throw error;
+      }
+      checkSliceAndEncoding(view);
+      const encode = encoderFor(view);
       const value = chain.svm
         .getProgramAccounts(owner)
-        .filter((account) => matchesFilters(account.data, config.filters))
-        .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config, decimalsOf) }));
-      return config.withContext === true ? withContext(value) : value;
+        .filter((account) => matchesFilters(account.data, filters))
+        .map((account) => ({ pubkey: account.address, account: encode(account) }));
+      return withContextFlag === true ? withContext(value) : value;
     },
     getTokenAccountBalance: ([key]) => {
+      // Agave's get_token_account_balance: Token and Token-2022 accounts alike, amounts in the mint's decimals.
       const account = readAccount(addressParam(key));
-      if (!account || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== 165) {
-        throw invalidParams('Invalid param: not a Token account');
+      if (!account) throw invalidParams('Invalid param: could not find account');
+      const token = decodeTokenAccount(account);
+      if (!token) throw invalidParams('Invalid param: not a Token account');
+      if (token.mint !== NATIVE_MINT) {
+        const mint = readAccount(token.mint);
+        if (!mint) throw invalidParams('Invalid param: could not find mint');
+        if (!decodeMint({ programAddress: TOKEN_PROGRAM_ADDRESS, data: mint.data })) throw invalidParams('Invalid param: Token mint could not be unpacked');
       }
-      return withContext(tokenAccountBalance(account.data));
+      return withContext(uiTokenAmount(token.amount, decimalsOf(token.mint)));
     },
     getTokenAccountsByOwner: ([owner, filter, rawConfig]) => tokenAccountsOf(addressParam(owner, 'owner'), 'owner', filter, rawConfig),
     getTokenAccountsByDelegate: ([delegate, filter, rawConfig]) =>

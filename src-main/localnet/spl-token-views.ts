@@ -7,6 +7,7 @@
  */
 import { isSome, type Address, type ReadonlyUint8Array } from '@solana/kit';
 import { AccountState, getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { formatUnits } from '../protocol/units';
 
 export const TOKEN_2022_PROGRAM_ADDRESS = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb' as Address;
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112' as Address;
@@ -46,13 +47,20 @@ export function mintDecimalsReader(read: (address: Address) => OwnedData | null)
   };
 }
 
-/** A base-unit amount as a decimal string with `decimals` places, trailing zeros trimmed. */
-export function formatUnits(amount: bigint, decimals: number): string {
-  const scale = 10n ** BigInt(decimals);
-  const whole = amount / scale;
-  const fraction = (amount % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : `${whole}`;
+/**
+ * mintDecimalsReader that reads each mint once: for one transaction's snapshots, one notification
+ * round or one request's listing (short-lived, so a mint changed later is read afresh next time).
+ */
+export function memoisedMintDecimals(read: (address: Address) => OwnedData | null): MintDecimals {
+  const decimalsOf = mintDecimalsReader(read);
+  const known = new Map<Address, number>();
+  return (mint) => {
+    let decimals = known.get(mint);
+    if (decimals === undefined) known.set(mint, (decimals = decimalsOf(mint)));
+    return decimals;
+  };
 }
+
 
 /** A validator's UiTokenAmount (uiAmount is amount / 10^decimals as a float, as Agave computes it). */
 export function uiTokenAmount(amount: bigint, decimals: number) {

@@ -5,9 +5,8 @@
  * getTransaction's `meta.fee` and for getFeeForMessage, so both equal what the payer is debited.
  */
 import type { Address, ReadonlyUint8Array } from '@solana/kit';
+import { LAMPORTS_PER_SIGNATURE, priorityFeeLamports } from '../chain/fees';
 
-/** LiteSVM's (and mainnet's) base fee. */
-export const LAMPORTS_PER_SIGNATURE = 5_000n;
 
 const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
 const ED25519_PROGRAM = 'Ed25519SigVerify111111111111111111111111111';
@@ -17,7 +16,6 @@ const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
 const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
 /** Agave (reserve_minimal_cus_for_builtin_instructions): a builtin instruction reserves only this much. */
 const MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT = 3_000n;
-const MICRO_LAMPORTS_PER_LAMPORT = 1_000_000n;
 
 /**
  * Programs Agave counts as builtins when it sizes the default compute-unit limit. Stake, Config and
@@ -80,7 +78,7 @@ export function transactionFee(signatures: number, instructions: readonly FeeIns
   const defaultLimit = builtin * MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT + other * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT;
   const computeUnitLimit = requestedLimit ?? defaultLimit;
   const cappedLimit = computeUnitLimit < MAX_COMPUTE_UNIT_LIMIT ? computeUnitLimit : MAX_COMPUTE_UNIT_LIMIT;
-  const priorityFee = (computeUnitPrice * cappedLimit + MICRO_LAMPORTS_PER_LAMPORT - 1n) / MICRO_LAMPORTS_PER_LAMPORT;
+  const priorityFee = priorityFeeLamports(computeUnitPrice, cappedLimit);
   const total = LAMPORTS_PER_SIGNATURE * BigInt(signatures + precompileSignatures) + priorityFee;
   return { transactionSignatures: signatures, precompileSignatures, computeUnitLimit: cappedLimit, computeUnitPrice, priorityFee, total };
 }

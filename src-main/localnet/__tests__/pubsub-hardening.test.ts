@@ -389,6 +389,37 @@ describe('notifications a transaction cannot be broken by', () => {
   });
 });
 
+describe('jsonParsed', () => {
+  it('parses an SPL Token account for accountSubscribe and programSubscribe, as getAccountInfo does', async () => {
+    const appUsdc = await usdcAccountOf(localnet.manifest, app.address);
+    const mint = address(localnet.manifest.usdcMint);
+    const account = await wire.subscribe('accountSubscribe', [appUsdc, { encoding: 'jsonParsed' }]);
+    // A slice does not apply to parsed token data (Agave parses the whole account).
+    const program = await wire.subscribe('programSubscribe', [
+      TOKEN_PROGRAM_ADDRESS,
+      { encoding: 'jsonParsed', dataSlice: { offset: 0, length: 4 }, filters: [{ memcmp: { offset: 32, bytes: app.address } }] },
+    ]);
+    const recipient = (await generateKeyPairSigner()).address;
+    const [recipientUsdc] = await findAssociatedTokenPda({ mint, owner: recipient, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const { wire: transaction } = await signInstructions(rpc, app, [
+      await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, owner: recipient, mint }),
+      getTransferInstruction({ source: appUsdc, destination: recipientUsdc, authority: app, amount: 2_500n }),
+    ]);
+    await sendWire(rpc, transaction);
+    await wire.flush();
+
+    const { value: viaRpc } = await rpc.getAccountInfo(appUsdc, { encoding: 'jsonParsed' }).send();
+    const expected = JSON.parse(JSON.stringify(viaRpc!.data, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))) as unknown;
+    const [accountNote] = wire.notifications(account);
+    const accountData = (accountNote!.result.value as { data: { program: string; parsed: { type: string } } }).data;
+    expect(accountData).toEqual(expected);
+    expect(accountData).toMatchObject({ program: 'spl-token', parsed: { type: 'account', info: { owner: app.address, mint } } });
+    const programNotes = wire.notifications(program);
+    expect(programNotes).toHaveLength(1);
+    expect((programNotes[0]!.result.value as { pubkey: string; account: { data: unknown } }).account.data).toEqual(expected);
+  });
+});
+
 describe('a closed account', () => {
   it('is notified to accountSubscribe as the default account, and not to programSubscribe', async () => {
     const payer = await fundedSigner(rpc, 1n);

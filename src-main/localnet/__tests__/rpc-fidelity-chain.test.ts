@@ -37,8 +37,10 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import type { ServerType } from '@hono/node-server';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { getEd25519VerifyInstruction } from '../../protocol/oracle/ed25519-instruction';
 import { LocalChain } from '../local-chain';
+import { startPubSub, type PubSubServer } from '../pubsub-server';
 import { createRpcApp, listenRpc } from '../rpc-server';
 import { createRpcMethods } from '../rpc-methods';
 import { rawRpc, type LocalRpc } from './localnet-test-helpers';
@@ -52,6 +54,7 @@ let chain: LocalChain;
 let server: ServerType;
 let url: string;
 let rpc: LocalRpc;
+let pubsub: PubSubServer;
 
 beforeAll(async () => {
   chain = new LocalChain({ manualSlots: true, historyLimit: HISTORY });
@@ -59,9 +62,11 @@ beforeAll(async () => {
   server = listening.server;
   url = `http://127.0.0.1:${listening.port}`;
   rpc = createSolanaRpc(url);
+  pubsub = await startPubSub(chain, { port: 0 });
 });
 afterAll(async () => {
   chain?.stop();
+  await pubsub?.close();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 });
 
@@ -128,6 +133,53 @@ describe('duplicate transactions', () => {
     expect((await rpc.getSignatureStatuses([first.signature as Signature]).send()).value).toEqual([null]);
     const expired = await call('sendTransaction', [first.wire, { encoding: 'base64', skipPreflight: true }]);
     expect(expired.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Blockhash not found' });
+  });
+});
+
+describe('signatureSubscribe after history dropped the transaction', () => {
+  it('is notified at once from the status cache, as a validator notifies a signature its bank knows', async () => {
+    const payer = await funded();
+    const first = await signed(payer, [transfer(payer, 1_000n)]);
+    await send(first.wire);
+    for (let i = 0; i < HISTORY + 1; i++) await send((await signed(payer, [transfer(payer, 3_000n + BigInt(i))])).wire);
+    expect(await landedTransaction(first.signature)).toBeNull();
+
+    const socket = new WebSocket(`ws://127.0.0.1:${pubsub.port}`);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const messages: { id?: number; result?: unknown; method?: string; params?: { result: { value: unknown } } }[] = [];
+    const notified = new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        const message = JSON.parse(data.toString()) as (typeof messages)[number];
+        messages.push(message);
+        if (message.method === 'signatureNotification') resolve();
+      }),
+    );
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'signatureSubscribe', params: [first.signature, { commitment: 'confirmed' }] }));
+    await notified;
+    socket.close();
+    expect(typeof messages[0]!.result).toBe('number');
+    expect(messages.filter((m) => m.method === 'signatureNotification').map((m) => m.params!.result.value)).toEqual([{ err: null }]);
+  });
+});
+
+describe('the address index', () => {
+  it('lists the newest transactions of a busy address, newest first, and keeps at most twice what history holds', async () => {
+    const payer = await funded();
+    const sent: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const tx = await signed(payer, [transfer(payer, 10_000n + BigInt(i))]);
+      await send(tx.wire);
+      sent.push(tx.signature);
+    }
+    const listed = await rpc.getSignaturesForAddress(payer.address).send();
+    expect(listed.map((entry) => entry.signature)).toEqual(sent.slice(-HISTORY).reverse());
+    // The system program is in every transfer: its list is evicted from the head on each transaction.
+    expect((await rpc.getSignaturesForAddress(address('11111111111111111111111111111111')).send()).map((e) => e.signature)).toEqual(
+      sent.slice(-HISTORY).reverse(),
+    );
+    const { indexedAddresses, indexedSignatures } = chain.retained();
+    expect(indexedAddresses).toBeLessThanOrEqual(HISTORY * 3);
+    expect(indexedSignatures).toBeLessThanOrEqual(2 * HISTORY * indexedAddresses);
   });
 });
 

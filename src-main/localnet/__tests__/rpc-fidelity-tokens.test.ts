@@ -8,6 +8,9 @@ import {
   address,
   createSolanaRpc,
   generateKeyPairSigner,
+  getBase64Encoder,
+  none,
+  some,
   type Address,
   type KeyPairSigner,
 } from '@solana/kit';
@@ -17,13 +20,18 @@ import {
   findAssociatedTokenPda,
   getApproveInstruction,
   getCreateAssociatedTokenIdempotentInstruction,
+  AccountState,
   getFreezeAccountInstruction,
+  getMintEncoder,
   getThawAccountInstruction,
+  getTokenEncoder,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
+import { zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { startLocalnet, type Localnet } from '../localnet';
+import { TOKEN_2022_PROGRAM_ADDRESS } from '../spl-token-views';
 import { fundedSigner, rawRpc, sendWire, signInstructions, usdcAccountOf, type LocalRpc } from './localnet-test-helpers';
 
 const ASSOCIATED_TOKEN_PROGRAM = address('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL');
@@ -187,6 +195,23 @@ describe('getTransaction token balances and inner instructions', () => {
   });
 });
 
+describe('token balances of a failed transaction', () => {
+  it('records the same pre and post token balances (a failed transaction changes no token account)', async () => {
+    const { owner, ata } = await walletWithUsdc(100_000n);
+    const destination = await usdcAccountOf(localnet.manifest, app.address);
+    const { wire, signature } = await signInstructions(rpc, owner, [
+      getTransferCheckedInstruction({ source: ata, mint, destination, authority: owner, amount: 200_000n, decimals: 6 }),
+    ]);
+    await sendWire(rpc, wire, true);
+    const tx = (await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!;
+    expect(tx.meta!.err).not.toBeNull();
+    const keys = tx.transaction.message.accountKeys;
+    expect(tx.meta!.preTokenBalances!.map((b) => keys[b.accountIndex]).sort()).toEqual([ata, destination].sort());
+    expect(tx.meta!.postTokenBalances).toEqual(tx.meta!.preTokenBalances);
+    expect(tx.meta!.postTokenBalances!.find((b) => keys[b.accountIndex] === ata)!.uiTokenAmount.amount).toBe('100000');
+  });
+});
+
 describe('simulateTransaction accounts', () => {
   it('returns one null per address when the simulation fails', async () => {
     const payer = await fundedSigner(rpc, 1n);
@@ -217,5 +242,112 @@ describe('simulateTransaction accounts', () => {
     expect(value.err).toBeNull();
     const parsed = value.accounts![0]!.data as unknown as { parsed: { info: { tokenAmount: { amount: string } } } };
     expect(parsed.parsed.info.tokenAmount.amount).toBe('600000');
+  });
+});
+
+describe('getProgramAccounts filters, verified as Agave verifies them', () => {
+  it('refuses a fifth filter and memcmp bytes over 128, with the messages of verify_filters', async () => {
+    const five = Array.from({ length: 5 }, () => ({ dataSize: 165 }));
+    const tooMany = await call('getProgramAccounts', [TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters: five }]);
+    expect(tooMany.error).toEqual({ code: -32602, message: 'Too many filters provided; max 4' });
+    const long = Buffer.alloc(129, 1).toString('base64');
+    const tooLong = await call('getProgramAccounts', [TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters: [{ memcmp: { offset: 0, bytes: long, encoding: 'base64' } }] }]);
+    expect(tooLong.error).toEqual({ code: -32602, message: 'Invalid param: DataTooLarge' });
+    const notBase58 = await call('getProgramAccounts', [TOKEN_PROGRAM_ADDRESS, { filters: [{ memcmp: { offset: 0, bytes: 'abc0' } }] }]);
+    expect(notBase58.error).toEqual({ code: -32602, message: "Invalid param: Base58DecodeError(InvalidCharacter { character: '0', index: 3 })" });
+    const unknown = await call('getProgramAccounts', [TOKEN_PROGRAM_ADDRESS, { filters: [{ owner: app.address }] }]);
+    expect(unknown.error).toEqual({
+      code: -32602,
+      message: 'Invalid params: unknown variant `owner`, expected one of `dataSize`, `memcmp`, `tokenAccountState`.',
+    });
+  });
+
+  it('applies tokenAccountState with a memcmp on the owner, and refuses base58 data over 128 bytes', async () => {
+    const { owner, ata } = await walletWithUsdc(500_000n);
+    const filters = ['tokenAccountState', { memcmp: { offset: 32, bytes: owner.address } }];
+    const found = await call<{ pubkey: string }[]>('getProgramAccounts', [TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters }]);
+    expect(found.result!.map((entry) => entry.pubkey)).toEqual([ata]);
+    // A 165-byte account in base58: a request is refused (a subscription gets a text instead).
+    const base58 = await call('getProgramAccounts', [TOKEN_PROGRAM_ADDRESS, { encoding: 'base58', filters }]);
+    expect(base58.error).toEqual({ code: -32600, message: 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.' });
+  });
+});
+
+describe('base64+zstd', () => {
+  it('answers getAccountInfo, getMultipleAccounts and simulateTransaction accounts compressed, as a validator', async () => {
+    const { owner, ata } = await walletWithUsdc(700_000n);
+    const { value: plain } = await rpc.getAccountInfo(ata, { encoding: 'base64' }).send();
+    const bytes = Uint8Array.from(getBase64Encoder().encode(plain!.data[0]));
+    const decompressed = (data: unknown) => {
+      const [text, encoding] = data as [string, string];
+      expect(encoding).toBe('base64+zstd');
+      return Uint8Array.from(zstdDecompressSync(Buffer.from(text, 'base64')));
+    };
+    const info = await call<{ value: { data: unknown } }>('getAccountInfo', [ata, { encoding: 'base64+zstd' }]);
+    expect(decompressed(info.result!.value.data)).toEqual(bytes);
+    const sliced = await call<{ value: { data: unknown }[] }>('getMultipleAccounts', [[ata], { encoding: 'base64+zstd', dataSlice: { offset: 64, length: 8 } }]);
+    expect(decompressed(sliced.result!.value[0]!.data)).toEqual(bytes.subarray(64, 72));
+
+    const { wire } = await signInstructions(rpc, owner, [getTransferSolInstruction({ source: owner, destination: app.address, amount: 1n })]);
+    const simulated = await call<{ value: { err: unknown; accounts: { data: unknown }[] } }>('simulateTransaction', [
+      wire,
+      { encoding: 'base64', accounts: { addresses: [ata], encoding: 'base64+zstd' } },
+    ]);
+    expect(simulated.result!.value.err).toBeNull();
+    expect(decompressed(simulated.result!.value.accounts[0]!.data)).toEqual(bytes);
+  });
+
+  it('getMultipleAccounts defaults to base64 and getAccountInfo to binary, as Agave', async () => {
+    const { value } = (await call<{ value: { data: unknown }[] }>('getMultipleAccounts', [[app.address]])).result!;
+    expect(value[0]!.data).toEqual(['', 'base64']);
+    const single = (await call<{ value: { data: unknown } }>('getAccountInfo', [app.address])).result!;
+    expect(single.value.data).toBe('');
+  });
+});
+
+describe('getTokenAccountBalance', () => {
+  it('answers a Token-2022 account in its mint decimals, and refuses what is not a token account as Agave does', async () => {
+    const mint2022 = (await generateKeyPairSigner()).address;
+    const account2022 = (await generateKeyPairSigner()).address;
+    const holder = (await generateKeyPairSigner()).address;
+    const rent = 10_000_000n;
+    localnet.chain.svm.setAccount({
+      address: mint2022,
+      programAddress: TOKEN_2022_PROGRAM_ADDRESS,
+      executable: false,
+      lamports: rent as never,
+      space: 82n,
+      data: Uint8Array.from(getMintEncoder().encode({ mintAuthority: some(holder), supply: 1_234_500n, decimals: 4, isInitialized: true, freezeAuthority: none() })),
+    });
+    localnet.chain.svm.setAccount({
+      address: account2022,
+      programAddress: TOKEN_2022_PROGRAM_ADDRESS,
+      executable: false,
+      lamports: rent as never,
+      space: 165n,
+      data: Uint8Array.from(
+        getTokenEncoder().encode({
+          mint: mint2022,
+          owner: holder,
+          amount: 1_234_500n,
+          delegate: none(),
+          state: AccountState.Initialized,
+          isNative: none(),
+          delegatedAmount: 0n,
+          closeAuthority: none(),
+        }),
+      ),
+    });
+    const { value } = await rpc.getTokenAccountBalance(account2022).send();
+    expect(value).toEqual({ amount: '1234500', decimals: 4, uiAmount: 123.45, uiAmountString: '123.45' });
+    // The same account is listed by getTokenAccountsByOwner under Token-2022.
+    const { value: listed } = await rpc.getTokenAccountsByOwner(holder, { programId: TOKEN_2022_PROGRAM_ADDRESS }, { encoding: 'base64' }).send();
+    expect(listed.map((entry) => entry.pubkey)).toEqual([account2022]);
+
+    expect((await call('getTokenAccountBalance', [app.address])).error).toEqual({ code: -32602, message: 'Invalid param: not a Token account' });
+    expect((await call('getTokenAccountBalance', [(await generateKeyPairSigner()).address])).error).toEqual({
+      code: -32602,
+      message: 'Invalid param: could not find account',
+    });
   });
 });
