@@ -15,7 +15,7 @@ import { startLocalnet, type LocalnetManifest } from '../localnet/localnet';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey } from '../secrets/keeper-key';
 import { integerFlag, portFlag, UsageError } from './cli-flags';
-import { DEFAULT_API_PORT, startKeeperRuntime, untilSignal } from './keeper-runtime';
+import { DEFAULT_API_PORT, defaultDatabasePath, startKeeperRuntime, untilSignal } from './keeper-runtime';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
 export const SERVE_OPTIONS = {
@@ -48,8 +48,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   const manifest: LocalnetManifest | null = localnet?.manifest ?? (await fetchLocalnetManifest(rpcUrl).catch(() => null));
   // On the embedded localnet the keeper cranks with the funded dev keeper key; elsewhere with its own key.
   const signer = values.keypair || !manifest ? (await loadKeeperKey({ keypairFile: values.keypair })).signer : await keypairFromBytes(manifest.devKeys.keeper.keypair);
-  // A fresh store per embedded localnet: its chain starts from genesis every time.
-  const dbPath = values.db ?? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db');
+  // A fresh store per embedded localnet (its chain starts from genesis every time); against a cluster
+  // given by --rpc, the keeper's usual file, so that a restart resumes every wager.
+  const dbPath =
+    values.db ?? (localnet ? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db') : defaultDatabasePath());
   const runtime = await startKeeperRuntime({
     rpcUrl,
     wsUrl: manifest?.wsUrl,

@@ -21,6 +21,7 @@ interface Ready {
   api: string;
   rpcUrl: string;
   keeper: string;
+  db: string;
   corsOrigins: string[];
   manifest: { paytables: { name: string }[]; programs: { wager: string; oracle: string } };
 }
@@ -29,8 +30,8 @@ let child: ChildProcess;
 let ready: Ready;
 
 /** Starts `wager-keeper serve ARGS` and resolves with the process and its ready line. */
-async function startServe(args: string[]): Promise<{ child: ChildProcess; ready: Ready }> {
-  const started = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; ready: Ready }> {
+  const started = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: started.stdout! });
@@ -115,8 +116,10 @@ describe('wager-keeper serve: the whole service on one machine', () => {
     const dir = await mkdtemp(join(tmpdir(), 'serve-host-'));
     const keypair = join(dir, 'keeper.json');
     await writeFile(keypair, JSON.stringify([...(await generateKeypairWithBytes()).secretKey]));
-    const exposed = await startServe(['--port', '0', '--host', '0.0.0.0', '--cors-origin', 'https://app.example', '--rpc', ready.rpcUrl, '--keypair', keypair]);
+    // Against a cluster given by --rpc the store is the keeper's usual file (here under XDG_DATA_HOME), not a temp one.
+    const exposed = await startServe(['--port', '0', '--host', '0.0.0.0', '--cors-origin', 'https://app.example', '--rpc', ready.rpcUrl, '--keypair', keypair], { XDG_DATA_HOME: dir });
     try {
+      expect(exposed.ready.db).toBe(join(dir, 'wager-keeper', 'keeper.db'));
       expect(exposed.ready.api).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
       const { port } = new URL(exposed.ready.api);
       const local = `http://127.0.0.1:${port}`;
