@@ -5,30 +5,21 @@
  * reaches the localnet through a small JSON-RPC proxy that counts getTransaction calls per signature and
  * can hide one transaction.
  */
-import { generateKeyPairSigner, type Address } from '@solana/kit';
+import { type Address } from '@solana/kit';
 import { getFreezeAccountInstruction } from '@solana-program/token';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectToChain } from '../../chain/rpc-connection';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
 import {
   alwaysPaysPaytable,
   freshBeneficiary,
-  freshDatabase,
-  localnetParts,
+  keeperTestbed,
   openWager,
   sendInstructions,
-  slotPump,
-  tempDir,
   waitFor,
   wagerHistory,
-  type LocalRpc,
 } from './keeper-test-helpers';
 
-const SOL = 1_000_000_000n;
 /** Looks for the settle transaction of a parked payout the keeper did not send (keeper.ts LOOKUP_ATTEMPTS). */
 const LOOKUPS = 5;
 
@@ -74,61 +65,32 @@ async function startCountingRpc(target: string) {
   };
 }
 
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const bed = keeperTestbed({ prefix: 'keeper-history-reads-' });
 let counting: Awaited<ReturnType<typeof startCountingRpc>>;
-const running: { keeper: Keeper; db: Database }[] = [];
 
 beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 60).start();
-  dir = await tempDir('keeper-history-reads-');
-  counting = await startCountingRpc(localnet.rpcUrl);
+  counting = await startCountingRpc(bed.localnet.rpcUrl);
 });
 afterAll(async () => {
-  for (const { keeper, db } of running.splice(0)) {
-    await keeper.stop();
-    db.close();
-  }
   await counting?.close();
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
 });
 
-async function keeperOn(name: string, rpcUrl: string) {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  const keeper = createKeeper({
-    connection: connectToChain(rpcUrl, localnet.wsUrl),
-    signer: key,
-    db,
-    sweepIntervalMs: 60_000,
-  });
-  running.push({ keeper, db });
-  return { keeper, db };
-}
+const keeperOn = (name: string, rpcUrl: string) => bed.keeper(name, { start: false, rpcUrl });
 
 /** A wager whose payout another keeper parked (its beneficiary's token account is frozen). */
 async function parkedBySomeoneElse(): Promise<Address> {
-  const paytable = await alwaysPaysPaytable(rpc, localnet);
-  const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
-  const opened = await openWager(rpc, localnet, parts.app, {
+  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, {
     paytableAddress: paytable,
     stake: 2_000_000n,
     beneficiary: beneficiary.usdc,
   });
-  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
-  await sendInstructions(rpc, parts.app, [
-    getFreezeAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority }),
+  const mintAuthority = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
+  await sendInstructions(bed.rpc, bed.parts.app, [
+    getFreezeAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority }),
   ]);
-  const other = await keeperOn('other', localnet.rpcUrl);
+  const other = await keeperOn('other', bed.localnet.rpcUrl);
   await other.keeper.start();
   await other.keeper.submitWager(opened.wager);
   await waitFor(
@@ -136,16 +98,14 @@ async function parkedBySomeoneElse(): Promise<Address> {
     20_000,
     'the other keeper to park the payout',
   );
-  running.splice(running.indexOf(other), 1);
-  await other.keeper.stop();
-  other.db.close();
+  await bed.stopKeeper(other.keeper);
   return opened.wager;
 }
 
 describe('reading a wager history again', () => {
   it('looking for a settle transaction the RPC does not show yet, five times: each other transaction of the history is fetched once', async () => {
     const wager = await parkedBySomeoneElse();
-    const history = wagerHistory(localnet, wager, parts.program);
+    const history = wagerHistory(bed.localnet, wager, bed.parts.program);
     const settle = history.find((h) => h.events.some((e) => e.name === 'WagerSettled'))!.signature;
     const others = history.filter((h) => h.signature !== settle).map((h) => h.signature);
     expect(others.length).toBeGreaterThanOrEqual(2); // the opening and the request

@@ -1,7 +1,6 @@
 import { address, generateKeyPairSigner } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstructionAsync, getMintToInstruction } from '@solana-program/token';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { expect, it } from 'vitest';
 import {
   findDepositRequestPda,
   findEpochRecordPda,
@@ -11,21 +10,15 @@ import {
 } from '../../protocol/wager';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { createKeeper } from '../keeper';
-import { freshDatabase, localnetParts, sendInstructions, slotPump, tempDir, usdcAccountOf, usdcBalance, waitFor } from './keeper-test-helpers';
+import { freshDatabase, keeperTestbed, sendInstructions, usdcAccountOf, usdcBalance, waitFor } from './keeper-test-helpers';
 
-let localnet: Localnet;
-beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-});
-afterAll(async () => {
-  await localnet?.stop();
-});
+const bed = keeperTestbed({ startPump: false });
 
 it('strikes the epoch once its close has passed and claims the LP deposit, earning both fees', async () => {
-  const { connection, rpc, keeperKey, mint } = await localnetParts(localnet);
-  const dir = await tempDir();
-  const db = freshDatabase(dir);
-  const pump = slotPump(localnet).start();
+  const { localnet, pump } = bed;
+  const { connection, rpc, keeperKey, mint } = bed.parts;
+  const db = freshDatabase(bed.dir);
+  pump.start();
   const keeper = createKeeper({ connection, signer: keeperKey, db });
   try {
     // An LP with test USDC and a share account, asking to deposit 500 USDC into the live epoch.
@@ -73,6 +66,5 @@ it('strikes the epoch once its close has passed and claims the LP deposit, earni
     pump.stop();
     await keeper.stop();
     db.close();
-    await dir.remove();
   }
 });

@@ -4,64 +4,27 @@
  * keeper does not know is `unknown`, and a posted address is checked against the chain before it is queued.
  */
 import { address, generateKeyPairSigner, type Address } from '@solana/kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPublicApi, listenPublicApi, notAWagerError } from '../../api/public-api';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { findConfigPda } from '../../protocol/wager';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
-import { freshDatabase, localnetParts, openWager, slotPump, tempDir, usdcAccountOf, waitFor, type LocalRpc } from './keeper-test-helpers';
+import { keeperTestbed, openWager, usdcAccountOf, waitFor } from './keeper-test-helpers';
 
-const SOL = 1_000_000_000n;
-
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-
-beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 60).start();
-  dir = await tempDir('keeper-lookup-');
-});
-afterAll(async () => {
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
-});
-
-const running: { keeper: Keeper; db: Database }[] = [];
-afterEach(async () => {
-  for (const { keeper, db } of running.splice(0)) {
-    await keeper.stop();
-    db.close();
-  }
-});
+const bed = keeperTestbed({ prefix: 'keeper-lookup-' });
 
 /** A keeper with a fresh key and SQLite file, NOT started: it knows only what it is told. */
-async function idleKeeper(name: string): Promise<Keeper> {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  const keeper = createKeeper({ connection: parts.connection, signer: key, db, sweepIntervalMs: 60_000 });
-  running.push({ keeper, db });
-  return keeper;
-}
+const idleKeeper = async (name: string) => (await bed.keeper(name, { start: false })).keeper;
 
 describe('looking up a wager', () => {
   it('queues an untracked wager that is still open on chain on the way, answers queued with its open slot, and then settles it', async () => {
-    const opened = await openWager(rpc, localnet, parts.app);
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app);
     const keeper = await idleKeeper('lookup-open');
     expect(keeper.records.get(opened.wager)).toBeUndefined();
 
     const answer = await keeper.lookupWager(opened.wager);
-    const { value } = await rpc.getAccountInfo(opened.wager, { encoding: 'base64', commitment: 'confirmed' }).send();
+    const { value } = await bed.rpc.getAccountInfo(opened.wager, { encoding: 'base64', commitment: 'confirmed' }).send();
     expect(value).not.toBeNull();
     expect(answer).toEqual({ state: 'queued', openSlot: expect.any(Number), updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
-    const history = localnet.chain.signaturesFor(opened.wager);
+    const history = bed.localnet.chain.signaturesFor(opened.wager);
     expect(BigInt(answer.openSlot!)).toBe(history.at(-1)!.slot);
     expect(keeper.records.get(opened.wager)?.state).toBeDefined();
 
@@ -79,7 +42,7 @@ describe('looking up a wager', () => {
 
     // Settled by another keeper while this one never saw it.
     const other = await idleKeeper('lookup-other');
-    const opened = await openWager(rpc, localnet, parts.app);
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app);
     await other.start();
     await waitFor(() => (other.records.get(opened.wager)?.state === 'settled' ? true : undefined), 20_000, 'the other keeper to settle');
     expect(await keeper.lookupWager(opened.wager)).toEqual({ state: 'unknown', updatedAt: expect.any(String) });
@@ -93,15 +56,15 @@ describe('handing a wager to the keeper', () => {
     const nobody = (await generateKeyPairSigner()).address;
     expect(await keeper.submitWager(nobody)).toEqual({ kind: 'accountNotFound' });
 
-    const appUsdc = await usdcAccountOf(parts.mint, parts.app.address);
-    const [config] = await findConfigPda({ programAddress: parts.program });
-    const notWagers: Address[] = [parts.app.address, appUsdc, parts.mint, config, address(localnet.manifest.paytables[0]!.address)];
+    const appUsdc = await usdcAccountOf(bed.parts.mint, bed.parts.app.address);
+    const [config] = await findConfigPda({ programAddress: bed.parts.program });
+    const notWagers: Address[] = [bed.parts.app.address, appUsdc, bed.parts.mint, config, address(bed.localnet.manifest.paytables[0]!.address)];
     for (const account of notWagers) {
       expect(await keeper.submitWager(account), account).toEqual({ kind: 'notAWager' });
       expect(keeper.records.get(account)).toBeUndefined();
     }
 
-    const opened = await openWager(rpc, localnet, parts.app);
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app);
     expect(await keeper.submitWager(opened.wager)).toEqual({ kind: 'queued' });
     expect(keeper.records.get(opened.wager)).toMatchObject({ state: expect.stringMatching(/^(queued|requested)$/), openSlot: expect.any(Number) });
     // Posting twice is harmless.
@@ -116,14 +79,14 @@ describe('handing a wager to the keeper', () => {
         fetch(`${api.url}/v1/wagers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wager }) });
       const missing = await post((await generateKeyPairSigner()).address);
       expect([missing.status, await missing.json()]).toEqual([404, { error: 'account not found' }]);
-      const wallet = await post(parts.app.address);
-      expect([wallet.status, await wallet.json()]).toEqual([422, { error: notAWagerError(parts.app.address) }]);
-      const opened = await openWager(rpc, localnet, parts.app);
+      const wallet = await post(bed.parts.app.address);
+      expect([wallet.status, await wallet.json()]).toEqual([422, { error: notAWagerError(bed.parts.app.address) }]);
+      const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app);
       const queued = await post(opened.wager);
       expect([queued.status, await queued.json()]).toEqual([202, { status: 'queued' }]);
       const record = (await (await fetch(`${api.url}/v1/wagers/${opened.wager}`)).json()) as { state: string; openSlot: number };
       expect(record.state).toMatch(/^(queued|requested|fulfilled|settled)$/);
-      expect(record.openSlot).toBe(Number(localnet.chain.signaturesFor(opened.wager).at(-1)!.slot));
+      expect(record.openSlot).toBe(Number(bed.localnet.chain.signaturesFor(opened.wager).at(-1)!.slot));
     } finally {
       await api.close();
     }

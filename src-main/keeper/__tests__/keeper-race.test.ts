@@ -4,75 +4,35 @@
  * both keepers end with the winner's outcome. And a keeper whose parked payout someone else delivered
  * records the original settlement, not the delivery.
  */
-import { generateKeyPairSigner, type Address, type KeyPairSigner } from '@solana/kit';
+import { generateKeyPairSigner, type Address } from '@solana/kit';
 import { getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { describe, expect, it } from 'vitest';
 import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../../protocol/wager';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
+import type { Keeper } from '../keeper';
 import {
   ALWAYS_PAYS_MULTIPLIER_BPS,
   alwaysPaysPaytable,
   freshBeneficiary,
-  freshDatabase,
-  localnetParts,
+  keeperTestbed,
   openWager,
   sendInstructions,
-  slotPump,
-  tempDir,
   waitFor,
   wagerHistory,
-  type LocalRpc,
 } from './keeper-test-helpers';
 
 const SOL = 1_000_000_000n;
 const WAGERS = 12;
 
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-const started: { keeper: Keeper; db: Database }[] = [];
-
-beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 80).start();
-  dir = await tempDir();
-});
-afterAll(async () => {
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
-});
-afterEach(async () => {
-  for (const { keeper, db } of started.splice(0)) {
-    await keeper.stop();
-    db.close();
-  }
-});
-
-async function startKeeper(name: string, now?: () => number): Promise<{ keeper: Keeper; db: Database; key: KeyPairSigner }> {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  const keeper = createKeeper({ connection: parts.connection, signer: key, db, now, sweepIntervalMs: 60_000 });
-  started.push({ keeper, db });
-  await keeper.start();
-  return { keeper, db, key };
-}
+const bed = keeperTestbed({ pumpMs: 80 });
 
 const sum = (keepers: Keeper[], step: 'request' | 'settle', outcome: 'landed' | 'lost' | 'failed') =>
   keepers.reduce((total, keeper) => total + (keeper.counters()[step]?.[outcome] ?? 0), 0);
 
 describe('keepers racing for the same wagers', () => {
   it('two keepers on the same dozen wagers: each wager is requested and settled once, and both keepers show the same settlement', async () => {
-    const a = await startKeeper('race-a');
-    const b = await startKeeper('race-b');
+    const a = await bed.keeper('race-a');
+    const b = await bed.keeper('race-b');
     const crashes: string[] = [];
     for (const keeper of [a.keeper, b.keeper]) {
       keeper.events.on('step', (step) => {
@@ -82,7 +42,7 @@ describe('keepers racing for the same wagers', () => {
 
     const wagers: Address[] = [];
     for (let i = 0; i < WAGERS; i++) {
-      const { wager } = await openWager(rpc, localnet, parts.app, { paytable: i % 2 ? 'wheel' : 'dice', stake: 1_000_000n + BigInt(i) });
+      const { wager } = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytable: i % 2 ? 'wheel' : 'dice', stake: 1_000_000n + BigInt(i) });
       wagers.push(wager);
       // Both are told about every wager (as an app posting to two public keepers would).
       await Promise.all([a.keeper.submitWager(wager), b.keeper.submitWager(wager)]);
@@ -95,7 +55,7 @@ describe('keepers racing for the same wagers', () => {
     );
 
     for (const wager of wagers) {
-      const history = wagerHistory(localnet, wager, parts.program);
+      const history = wagerHistory(bed.localnet, wager, bed.parts.program);
       const names = history.flatMap((h) => h.events.map((e) => e.name));
       expect(names).toEqual(['WagerOpened', 'WagerRandomnessRequested', 'WagerSettled']);
       const settle = history.find((h) => h.events.some((e) => e.name === 'WagerSettled'))!;
@@ -128,13 +88,13 @@ describe('keepers racing for the same wagers', () => {
   });
 
   it('a keeper waiting to deliver a parked payout that someone else delivered first records the original settlement and the delivery', async () => {
-    const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
-    const paytable = await alwaysPaysPaytable(rpc, localnet);
-    const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
-    const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
-    await sendInstructions(rpc, parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority })]);
+    const mintAuthority = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
+    const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+    const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
+    await sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority })]);
 
-    const { keeper } = await startKeeper('parked');
+    const { keeper } = await bed.keeper('parked');
     await keeper.submitWager(opened.wager);
     const parked = await waitFor(() => {
       const r = keeper.records.get(opened.wager);
@@ -143,14 +103,14 @@ describe('keepers racing for the same wagers', () => {
     expect(parked.payoutPending).toBe(true);
 
     // Another cranker delivers the payout while this keeper is backing off.
-    await sendInstructions(rpc, parts.app, [getThawAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority })]);
-    const { value } = await rpc.getAccountInfo(opened.wager, { encoding: 'base64', commitment: 'confirmed' }).send();
+    await sendInstructions(bed.rpc, bed.parts.app, [getThawAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority })]);
+    const { value } = await bed.rpc.getAccountInfo(opened.wager, { encoding: 'base64', commitment: 'confirmed' }).send();
     const onChain = getWagerDecoder().decode(Buffer.from(value!.data[0], 'base64'));
     expect(onChain.status).toBe(WagerStatus.PayoutPending);
     const other = await generateKeyPairSigner();
-    localnet.chain.airdrop(other.address, SOL);
-    const claimSignature = await sendInstructions(rpc, other, [
-      await getClaimPayoutForWager({ caller: other, wagerAddress: opened.wager, wager: onChain, programAddress: parts.program }),
+    bed.localnet.chain.airdrop(other.address, SOL);
+    const claimSignature = await sendInstructions(bed.rpc, other, [
+      await getClaimPayoutForWager({ caller: other, wagerAddress: opened.wager, wager: onChain, programAddress: bed.parts.program }),
     ]);
 
     const resolved = await waitFor(() => {

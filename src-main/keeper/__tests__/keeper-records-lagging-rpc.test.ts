@@ -4,31 +4,22 @@
  * with bucket and payout, read again a little later or taken from the chain's state. The keeper reaches the
  * localnet's JSON-RPC through a small HTTP proxy that answers `getTransaction` with null when told to.
  */
-import { generateKeyPairSigner, type Address } from '@solana/kit';
+import { type Address } from '@solana/kit';
 import { getFreezeAccountInstruction } from '@solana-program/token';
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectToChain } from '../../chain/rpc-connection';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
+import type { Keeper } from '../keeper';
 import {
   alwaysPaysPaytable,
   eventsOf,
   freshBeneficiary,
-  freshDatabase,
-  localnetParts,
+  keeperTestbed,
   openWager,
   sendInstructions,
-  slotPump,
-  tempDir,
   waitFor,
   wagerHistory,
-  type LocalRpc,
 } from './keeper-test-helpers';
-
-const SOL = 1_000_000_000n;
 
 /** A JSON-RPC proxy to `target` that hides transactions from getTransaction while `hide(signature, readNumber)` says so. */
 async function startLaggingRpc(target: string) {
@@ -68,45 +59,22 @@ async function startLaggingRpc(target: string) {
   };
 }
 
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const bed = keeperTestbed({ prefix: 'keeper-lagging-' });
 let lagging: Awaited<ReturnType<typeof startLaggingRpc>>;
 
 beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 60).start();
-  dir = await tempDir('keeper-lagging-');
-  lagging = await startLaggingRpc(localnet.rpcUrl);
+  lagging = await startLaggingRpc(bed.localnet.rpcUrl);
 });
 afterAll(async () => {
   await lagging?.close();
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
 });
-
-let running: { keeper: Keeper; db: Database } | undefined;
-afterEach(async () => {
-  await running?.keeper.stop();
-  running?.db.close();
-  running = undefined;
+afterEach(() => {
   lagging.hideWhile(() => false);
 });
 
 /** A keeper reading the chain through the lagging proxy (its WebSocket goes straight to the localnet); `start` starts it. */
 async function keeperBehindLaggingRpc(name: string, { start = true, now }: { start?: boolean; now?: () => number } = {}) {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  const keeper = createKeeper({ connection: connectToChain(lagging.url, localnet.wsUrl), signer: key, db, now, sweepIntervalMs: 60_000 });
-  running = { keeper, db };
-  if (start) await keeper.start();
-  return keeper;
+  return (await bed.keeper(name, { start, now, rpcUrl: lagging.url })).keeper;
 }
 
 const settledRecord = (keeper: Keeper, wager: Address) => () => {
@@ -116,40 +84,36 @@ const settledRecord = (keeper: Keeper, wager: Address) => () => {
 
 /** The wager's settle transaction and its WagerSettled event, read from the chain directly. */
 async function settlementOnChain(wager: Address) {
-  const settle = wagerHistory(localnet, wager, parts.program).find((h) => h.events.some((e) => e.name === 'WagerSettled'))!;
-  const [event] = await eventsOf(rpc, settle.signature, parts.program);
+  const settle = wagerHistory(bed.localnet, wager, bed.parts.program).find((h) => h.events.some((e) => e.name === 'WagerSettled'))!;
+  const [event] = await eventsOf(bed.rpc, settle.signature, bed.parts.program);
   return { signature: settle.signature, ...(event!.data as { bucket: number; payout: bigint; pending: number }) };
 }
 
 async function parkedPayoutWager() {
-  const paytable = await alwaysPaysPaytable(rpc, localnet);
-  const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
-  const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
-  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
-  await sendInstructions(rpc, parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: parts.mint, owner: mintAuthority })]);
+  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
+  const mintAuthority = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
+  await sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority })]);
   return opened.wager;
 }
 
 /** Another keeper, on a healthy RPC, settles `wager` and stops. */
 async function settledByAnotherKeeper(wager: Address) {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `other-${wager}.db`);
-  const other = createKeeper({ connection: parts.connection, signer: key, db, sweepIntervalMs: 60_000 });
+  const { keeper: other } = await bed.keeper(`other-${wager}`, { start: false });
   try {
     await other.start();
     await other.submitWager(wager);
     await waitFor(() => (other.records.get(wager)?.state === 'settled' ? true : undefined), 20_000, 'the other keeper to settle');
   } finally {
-    await other.stop();
-    db.close();
+    await bed.stopKeeper(other);
   }
 }
 
 describe('a keeper behind an RPC that lags behind the chain', () => {
   it('the settle transaction shows up only on the third read: the record still gets bucket and payout from its WagerSettled event', async () => {
     lagging.hideWhile((_signature, read) => read <= 2);
-    const opened = await openWager(rpc, localnet, parts.app, { paytable: 'wheel', stake: 3_000_000n });
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytable: 'wheel', stake: 3_000_000n });
     const keeper = await keeperBehindLaggingRpc('lag');
     await keeper.submitWager(opened.wager);
 
@@ -174,7 +138,7 @@ describe('a keeper behind an RPC that lags behind the chain', () => {
 
   it('an RPC that never shows the settle transaction, wager closed: bucket and payout are drawn from the randomness as the program draws them', async () => {
     lagging.hideWhile(() => true);
-    const opened = await openWager(rpc, localnet, parts.app, { paytable: 'wheel', stake: 3_000_000n });
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytable: 'wheel', stake: 3_000_000n });
     const keeper = await keeperBehindLaggingRpc('no-history-closed');
     await keeper.submitWager(opened.wager);
 
@@ -187,7 +151,7 @@ describe('a keeper behind an RPC that lags behind the chain', () => {
 
   it('a wager someone else settled while the RPC history lags: the keeper looks again later instead of giving up, and records the settlement once it shows', async () => {
     lagging.hideWhile(() => true);
-    const opened = await openWager(rpc, localnet, parts.app, { stake: 1_000_000n });
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { stake: 1_000_000n });
     let skew = 0; // the keeper's clock, pushed forward to skip its retry backoff
     const keeper = await keeperBehindLaggingRpc('history-lag', { start: false, now: () => Date.now() + skew });
     await keeper.submitWager(opened.wager); // known to this keeper, which is not running yet

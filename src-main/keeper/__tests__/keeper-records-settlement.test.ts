@@ -19,89 +19,42 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { describe, expect, it } from 'vitest';
 import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../../protocol/wager';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
 import {
   ALWAYS_PAYS_MULTIPLIER_BPS,
   alwaysPaysPaytable,
   freshBeneficiary,
-  freshDatabase,
-  localnetParts,
+  keeperTestbed,
   openWager,
   sendInstructions,
-  slotPump,
-  tempDir,
   usdcBalance,
   waitFor,
   wagerHistory,
-  type LocalRpc,
 } from './keeper-test-helpers';
 
 const SOL = 1_000_000_000n;
 const STAKE = 2_000_000n;
 const PAYOUT = (STAKE * ALWAYS_PAYS_MULTIPLIER_BPS) / 10_000n; // the always-pays paytable draws bucket 0
 
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-
-beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 60).start();
-  dir = await tempDir('keeper-records-');
-});
-afterAll(async () => {
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
-});
-
-const running: { keeper: Keeper; db: Database }[] = [];
-afterEach(async () => {
-  for (const { keeper, db } of running.splice(0)) {
-    await keeper.stop();
-    db.close();
-  }
-  localnet.fulfiller.resume();
-});
+const bed = keeperTestbed({ prefix: 'keeper-records-' });
 
 /** A keeper with a fresh funded key and SQLite file, not started (it knows only what it is told). */
-async function idleKeeper(name: string, now?: () => number): Promise<Keeper> {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  const keeper = createKeeper({ connection: parts.connection, signer: key, db, now, sweepIntervalMs: 60_000 });
-  running.push({ keeper, db });
-  return keeper;
-}
+const idleKeeper = async (name: string, now?: () => number) => (await bed.keeper(name, { start: false, now })).keeper;
 
-async function stopKeeper(keeper: Keeper) {
-  const index = running.findIndex((r) => r.keeper === keeper);
-  const [entry] = running.splice(index, 1);
-  await entry!.keeper.stop();
-  entry!.db.close();
-}
-
-const mintAuthority = () => keypairFromBytes(localnet.manifest.mintAuthority);
-const freeze = async (usdc: Address) => sendInstructions(rpc, parts.app, [getFreezeAccountInstruction({ account: usdc, mint: parts.mint, owner: await mintAuthority() })]);
-const thaw = async (usdc: Address) => sendInstructions(rpc, parts.app, [getThawAccountInstruction({ account: usdc, mint: parts.mint, owner: await mintAuthority() })]);
+const mintAuthority = () => keypairFromBytes(bed.localnet.manifest.mintAuthority);
+const freeze = async (usdc: Address) => sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account: usdc, mint: bed.parts.mint, owner: await mintAuthority() })]);
+const thaw = async (usdc: Address) => sendInstructions(bed.rpc, bed.parts.app, [getThawAccountInstruction({ account: usdc, mint: bed.parts.mint, owner: await mintAuthority() })]);
 
 async function wagerAccount(wager: Address) {
-  const { value } = await rpc.getAccountInfo(wager, { encoding: 'base64', commitment: 'confirmed' }).send();
+  const { value } = await bed.rpc.getAccountInfo(wager, { encoding: 'base64', commitment: 'confirmed' }).send();
   return value ? getWagerDecoder().decode(Buffer.from(value.data[0], 'base64')) : null;
 }
 
 /** The signature of the wager's transaction carrying `event`, read from the chain's history. */
 function transactionWith(wager: Address, event: string) {
-  const found = wagerHistory(localnet, wager, parts.program).filter((h) => h.events.some((e) => e.name === event));
+  const found = wagerHistory(bed.localnet, wager, bed.parts.program).filter((h) => h.events.some((e) => e.name === event));
   expect(found, `${event} transactions of ${wager}`).toHaveLength(1);
   return found[0]!.signature;
 }
@@ -111,15 +64,15 @@ function transactionWith(wager: Address, event: string) {
  * then stopped: the chain holds its request and settle transactions, no keeper under test has seen it.
  */
 async function parkedBySomeoneElse(name: string) {
-  const paytable = await alwaysPaysPaytable(rpc, localnet);
-  const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
-  const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: STAKE, beneficiary: beneficiary.usdc });
+  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: STAKE, beneficiary: beneficiary.usdc });
   await freeze(beneficiary.usdc);
   const other = await idleKeeper(`${name}-other`);
   await other.start();
   await other.submitWager(opened.wager);
   await waitFor(() => (other.records.get(opened.wager)?.payoutPending ? true : undefined), 20_000, 'the other keeper to park the payout');
-  await stopKeeper(other);
+  await bed.stopKeeper(other);
   expect(await wagerAccount(opened.wager)).toMatchObject({ status: WagerStatus.PayoutPending, payout: PAYOUT });
   return {
     wager: opened.wager,
@@ -131,7 +84,7 @@ async function parkedBySomeoneElse(name: string) {
 
 /** Sends a transaction that is expected to fail on chain (no preflight, as a careless cranker does); returns once it landed. */
 async function sendFailing(payer: KeyPairSigner, instructions: readonly Instruction[]) {
-  const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const { value: lifetime } = await bed.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(payer, m),
@@ -139,15 +92,15 @@ async function sendFailing(payer: KeyPairSigner, instructions: readonly Instruct
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
   const signed = await signTransactionMessageWithSigners(message);
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true }).send();
+  await bed.rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true }).send();
   const signature = getSignatureFromTransaction(signed);
-  const err = await waitFor(async () => (await rpc.getSignatureStatuses([signature]).send()).value[0]?.err ?? undefined, 10_000, `${signature} to land`, 20);
+  const err = await waitFor(async () => (await bed.rpc.getSignatureStatuses([signature]).send()).value[0]?.err ?? undefined, 10_000, `${signature} to land`, 20);
   expect(err).not.toBeNull();
 }
 
 async function claimBy(caller: KeyPairSigner, wager: Address) {
   const onChain = (await wagerAccount(wager))!;
-  return getClaimPayoutForWager({ caller, wagerAddress: wager, wager: onChain, programAddress: parts.program });
+  return getClaimPayoutForWager({ caller, wagerAddress: wager, wager: onChain, programAddress: bed.parts.program });
 }
 
 describe('records of wagers someone else moved', () => {
@@ -178,7 +131,7 @@ describe('records of wagers someone else moved', () => {
       return r && !r.payoutPending ? r : undefined;
     }, 20_000, 'the keeper to deliver the payout');
     expect(delivered.claimSignature).toBe(transactionWith(parked.wager, 'PayoutClaimed'));
-    expect(await usdcBalance(rpc, parked.beneficiary)).toBe(PAYOUT);
+    expect(await usdcBalance(bed.rpc, parked.beneficiary)).toBe(PAYOUT);
     expect(await keeper.lookupWager(parked.wager)).toEqual({
       state: 'settled',
       openSlot: found.openSlot,
@@ -210,13 +163,13 @@ describe('records of wagers someone else moved', () => {
   });
 
   it('a wager already requested on chain is recorded as requested (GET and POST), then settled with the request transaction on record', async () => {
-    localnet.fulfiller.stall();
-    const opened = await openWager(rpc, localnet, parts.app);
+    bed.localnet.fulfiller.stall();
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app);
     const other = await idleKeeper('requested-other');
     await other.start();
     await other.submitWager(opened.wager);
     await waitFor(() => (other.records.get(opened.wager)?.state === 'requested' ? true : undefined), 20_000, 'the other keeper to request');
-    await stopKeeper(other);
+    await bed.stopKeeper(other);
     expect((await wagerAccount(opened.wager))?.status).toBe(WagerStatus.Requested);
     const requestSignature = transactionWith(opened.wager, 'WagerRandomnessRequested');
 
@@ -227,7 +180,7 @@ describe('records of wagers someone else moved', () => {
     expect(posting.records.get(opened.wager)?.state).toBe('requested');
 
     await looking.start();
-    localnet.fulfiller.resume();
+    bed.localnet.fulfiller.resume();
     const settled = await waitFor(() => {
       const r = looking.records.get(opened.wager);
       return r?.state === 'settled' && r.requestSignature ? r : undefined;
@@ -236,9 +189,9 @@ describe('records of wagers someone else moved', () => {
   });
 
   it('a busy wager (a page and more of failed claims after its settlement) closed while the keeper was away: its settlement, request and delivery are found', async () => {
-    const paytable = await alwaysPaysPaytable(rpc, localnet);
-    const beneficiary = await freshBeneficiary(rpc, parts.mint, parts.app);
-    const opened = await openWager(rpc, localnet, parts.app, { paytableAddress: paytable, stake: STAKE, beneficiary: beneficiary.usdc });
+    const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+    const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: STAKE, beneficiary: beneficiary.usdc });
     await freeze(beneficiary.usdc);
     // This keeper is handed the wager while it is open, then is away while everything happens.
     const keeper = await idleKeeper('busy');
@@ -249,17 +202,17 @@ describe('records of wagers someone else moved', () => {
     await other.start();
     await other.submitWager(opened.wager);
     await waitFor(() => (other.records.get(opened.wager)?.payoutPending ? true : undefined), 20_000, 'the other keeper to park the payout');
-    await stopKeeper(other);
+    await bed.stopKeeper(other);
     // A hundred and ten claims refused on chain (more than a page of signatures) (the beneficiary is still frozen), each from its own cranker, then a delivery.
     for (let i = 0; i < 110; i++) {
       const cranker = await generateKeyPairSigner();
-      localnet.chain.airdrop(cranker.address, SOL);
+      bed.localnet.chain.airdrop(cranker.address, SOL);
       await sendFailing(cranker, [await claimBy(cranker, opened.wager)]);
     }
     await thaw(beneficiary.usdc);
-    const claimSignature = await sendInstructions(rpc, parts.app, [await claimBy(parts.app, opened.wager)]);
+    const claimSignature = await sendInstructions(bed.rpc, bed.parts.app, [await claimBy(bed.parts.app, opened.wager)]);
     expect(await wagerAccount(opened.wager)).toBeNull();
-    expect(localnet.chain.signaturesFor(opened.wager).length).toBeGreaterThan(110);
+    expect(bed.localnet.chain.signaturesFor(opened.wager).length).toBeGreaterThan(110);
 
     await keeper.start();
     const settled = await waitFor(() => {

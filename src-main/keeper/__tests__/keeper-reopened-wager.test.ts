@@ -3,71 +3,24 @@
  * the System program, so the same app can open a wager at the same address again. The address's history
  * then holds both wagers: what the keeper reads from it for one must never be the other's.
  */
-import { address, generateKeyPairSigner, type Address } from '@solana/kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { address, type Address } from '@solana/kit';
+import { describe, expect, it } from 'vitest';
 import { getOpenWagerForApp } from '../../protocol/wager';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
 import { findRequestTransaction, resolveWagerOutcome } from '../outcome-resolver';
-import {
-  freshDatabase,
-  localnetParts,
-  sendInstructions,
-  slotPump,
-  tempDir,
-  usdcAccountOf,
-  waitFor,
-  wagerHistory,
-  type LocalRpc,
-} from './keeper-test-helpers';
+import { keeperTestbed, sendInstructions, usdcAccountOf, waitFor, wagerHistory } from './keeper-test-helpers';
 
-const SOL = 1_000_000_000n;
+const bed = keeperTestbed({ prefix: 'keeper-reopened-' });
 
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-
-beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 60).start();
-  dir = await tempDir('keeper-reopened-');
-});
-afterAll(async () => {
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
-});
-
-const running: { keeper: Keeper; db: Database }[] = [];
-afterEach(async () => {
-  for (const { keeper, db } of running.splice(0)) {
-    await keeper.stop();
-    db.close();
-  }
-});
-
-async function idleKeeper(name: string): Promise<Keeper> {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  const keeper = createKeeper({ connection: parts.connection, signer: key, db, sweepIntervalMs: 60_000 });
-  running.push({ keeper, db });
-  return keeper;
-}
+const idleKeeper = async (name: string) => (await bed.keeper(name, { start: false })).keeper;
 
 /** Opens a coin-flip wager of the dev app with this nonce (as `wager-keeper open` does); its address and open slot. */
 async function openWithNonce(nonce: bigint): Promise<{ wager: Address; openSlot: bigint }> {
-  const { manifest } = localnet;
-  const stakeSource = await usdcAccountOf(address(manifest.usdcMint), parts.app.address);
+  const { manifest } = bed.localnet;
+  const stakeSource = await usdcAccountOf(address(manifest.usdcMint), bed.parts.app.address);
   const { instruction, wager } = await getOpenWagerForApp({
-    payer: parts.app,
-    stakeOwner: parts.app,
-    integratorAuthority: parts.app,
+    payer: bed.parts.app,
+    stakeOwner: bed.parts.app,
+    integratorAuthority: bed.parts.app,
     paytable: address(manifest.paytables.find((p) => p.name === 'coin-flip')!.address),
     stakeSource,
     beneficiary: stakeSource,
@@ -75,8 +28,8 @@ async function openWithNonce(nonce: bigint): Promise<{ wager: Address; openSlot:
     stake: 1_000_000n,
     nonce,
   });
-  await sendInstructions(rpc, parts.app, [instruction]);
-  const opened = wagerHistory(localnet, wager, parts.program).findLast((h) =>
+  await sendInstructions(bed.rpc, bed.parts.app, [instruction]);
+  const opened = wagerHistory(bed.localnet, wager, bed.parts.program).findLast((h) =>
     h.events.some((e) => e.name === 'WagerOpened'),
   )!;
   const event = opened.events.find((e) => e.name === 'WagerOpened')!;
@@ -93,15 +46,12 @@ async function settledByAKeeper(name: string, wager: Address) {
     20_000,
     `${name} to settle`,
   );
-  const entry = running.findIndex((r) => r.keeper === keeper);
-  const [{ db }] = running.splice(entry, 1) as [{ keeper: Keeper; db: Database }];
-  await keeper.stop();
-  db.close();
+  await bed.stopKeeper(keeper);
 }
 
 /** The signatures of the transactions carrying `event` for `wager`, oldest first. */
 const transactionsWith = (wager: Address, event: string) =>
-  wagerHistory(localnet, wager, parts.program)
+  wagerHistory(bed.localnet, wager, bed.parts.program)
     .filter((h) => h.events.some((e) => e.name === event))
     .map((h) => h.signature);
 
@@ -116,7 +66,7 @@ describe('a wager opened again at the address of a closed one', () => {
     await settledByAKeeper('first-settler', first.wager);
     const [firstRequest] = transactionsWith(first.wager, 'WagerRandomnessRequested');
     const [firstSettle] = transactionsWith(first.wager, 'WagerSettled');
-    const { value: closed } = await rpc
+    const { value: closed } = await bed.rpc
       .getAccountInfo(first.wager, { encoding: 'base64', commitment: 'confirmed' })
       .send();
     expect(closed).toBeNull();
@@ -126,8 +76,8 @@ describe('a wager opened again at the address of a closed one', () => {
     expect(second.openSlot).not.toBe(first.openSlot);
 
     // The second wager is open: nothing requested or settled it yet, whatever its address's history shows.
-    expect(await resolveWagerOutcome(rpc, second.wager, parts.program)).toEqual({ kind: 'unknown' });
-    expect(await findRequestTransaction(rpc, second.wager, parts.program)).toBeNull();
+    expect(await resolveWagerOutcome(bed.rpc, second.wager, bed.parts.program)).toEqual({ kind: 'unknown' });
+    expect(await findRequestTransaction(bed.rpc, second.wager, bed.parts.program)).toBeNull();
 
     await settledByAKeeper('second-settler', second.wager);
     const [, secondRequest] = transactionsWith(second.wager, 'WagerRandomnessRequested');
@@ -135,13 +85,13 @@ describe('a wager opened again at the address of a closed one', () => {
     expect(secondSettle).toBeDefined();
 
     // Read for each opening: its own transactions.
-    expect(await resolveWagerOutcome(rpc, second.wager, parts.program)).toMatchObject({
+    expect(await resolveWagerOutcome(bed.rpc, second.wager, bed.parts.program)).toMatchObject({
       kind: 'settled',
       signature: secondSettle,
       request: { signature: secondRequest },
     });
     expect(
-      await resolveWagerOutcome(rpc, first.wager, parts.program, { openSlot: first.openSlot }),
+      await resolveWagerOutcome(bed.rpc, first.wager, bed.parts.program, { openSlot: first.openSlot }),
     ).toMatchObject({
       kind: 'settled',
       signature: firstSettle,

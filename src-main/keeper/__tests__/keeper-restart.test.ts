@@ -11,45 +11,30 @@ import { writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../localnet/local-chain';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { generateKeypairWithBytes, type KeypairWithBytes } from '../../secrets/keypair-bytes';
-import { localnetParts, openWager, slotPump, strictWagerEvents, tempDir, waitFor, wagerHistory, type LocalRpc } from './keeper-test-helpers';
+import { keeperTestbed, openWager, strictWagerEvents, waitFor, wagerHistory } from './keeper-test-helpers';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 const SOL = 1_000_000_000n;
 
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const bed = keeperTestbed({ prefix: 'keeper-restart-', pumpMs: 100 });
 let key: KeypairWithBytes;
 let keypairFile: string;
 let dbFile: string;
 
 beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 100).start();
-  dir = await tempDir('keeper-restart-');
   key = await generateKeypairWithBytes();
-  localnet.chain.airdrop(key.signer.address, 10n * SOL);
-  keypairFile = dir.path('keeper.json');
+  bed.localnet.chain.airdrop(key.signer.address, 10n * SOL);
+  keypairFile = bed.dir.path('keeper.json');
   await writeFile(keypairFile, JSON.stringify(Array.from(key.secretKey)), { mode: 0o600 });
-  dbFile = dir.path('keeper.db');
+  dbFile = bed.dir.path('keeper.db');
 });
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-afterAll(async () => {
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
 });
 
 interface KeeperProcess {
@@ -62,7 +47,7 @@ interface KeeperProcess {
 
 /** Starts `wager-keeper keeper` on the test's key and SQLite file; resolves on its `ready` line. */
 async function startKeeperProcess(): Promise<KeeperProcess> {
-  const child = spawn(process.execPath, [bin, 'keeper', '--rpc', localnet.rpcUrl, '--keypair', keypairFile, '--db', dbFile, '--port', '0'], {
+  const child = spawn(process.execPath, [bin, 'keeper', '--rpc', bed.localnet.rpcUrl, '--keypair', keypairFile, '--db', dbFile, '--port', '0'], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WAGER_KEEPER_LOG: 'info' },
   });
@@ -82,15 +67,15 @@ function killWhen(child: ChildProcessWithoutNullStreams, match: (record: Transac
     const onTransaction = (record: TransactionRecord) => {
       if (!match(record)) return;
       child.kill('SIGKILL'); // before the localnet has even answered the keeper's sendTransaction
-      localnet.chain.off('transaction', onTransaction);
+      bed.localnet.chain.off('transaction', onTransaction);
       resolve(record);
     };
-    localnet.chain.on('transaction', onTransaction);
+    bed.localnet.chain.on('transaction', onTransaction);
   });
 }
 
 const sentByKeeperWith = (eventName: string) => (record: TransactionRecord) =>
-  record.err === null && record.accountKeys[0] === key.signer.address && strictWagerEvents(record.logMessages, parts.program).some((e) => e.name === eventName);
+  record.err === null && record.accountKeys[0] === key.signer.address && strictWagerEvents(record.logMessages, bed.parts.program).some((e) => e.name === eventName);
 
 const readRecords = (file: string) => {
   const db = new DatabaseSync(file, { readOnly: true });
@@ -115,7 +100,7 @@ describe('a keeper process killed mid-flight and restarted on the same database'
   it('finishes every wager after being SIGKILLed right after a request and right after a settlement landed, and its SQLite file is intact', async () => {
     const wagers: Address[] = [];
     const open = async (count: number) => {
-      for (let i = 0; i < count; i++) wagers.push((await openWager(rpc, localnet, parts.app, { paytable: 'dice', stake: 1_000_000n })).wager);
+      for (let i = 0; i < count; i++) wagers.push((await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytable: 'dice', stake: 1_000_000n })).wager);
     };
 
     // Run 1: killed the instant its first request lands.
@@ -126,7 +111,7 @@ describe('a keeper process killed mid-flight and restarted on the same database'
     const killedAfterRequest = await firstKill;
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
     // It died before it could write down its own request: the file still says queued.
-    const requestedWager = (strictWagerEvents(killedAfterRequest.logMessages, parts.program)[0]!.data as { wager: Address }).wager;
+    const requestedWager = (strictWagerEvents(killedAfterRequest.logMessages, bed.parts.program)[0]!.data as { wager: Address }).wager;
     const afterFirst = readRecords(dbFile);
     expect(afterFirst.integrity).toEqual(['ok']);
     expect(afterFirst.rows.get(requestedWager)).toMatchObject({ state: 'queued', request_signature: null });
@@ -138,7 +123,7 @@ describe('a keeper process killed mid-flight and restarted on the same database'
     const secondKill = killWhen(second.child, sentByKeeperWith('WagerSettled'));
     const killedAfterSettle = await secondKill;
     expect(await second.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    const settledWager = (strictWagerEvents(killedAfterSettle.logMessages, parts.program)[0]!.data as { wager: Address }).wager;
+    const settledWager = (strictWagerEvents(killedAfterSettle.logMessages, bed.parts.program)[0]!.data as { wager: Address }).wager;
     const afterSecond = readRecords(dbFile);
     expect(afterSecond.integrity).toEqual(['ok']);
     expect(afterSecond.rows.get(settledWager)?.settle_signature).toBeNull();
@@ -149,7 +134,7 @@ describe('a keeper process killed mid-flight and restarted on the same database'
     const third = await startKeeperProcess();
     await waitFor(
       async () => {
-        const { value } = await rpc.getMultipleAccounts(wagers, { encoding: 'base64', commitment: 'confirmed' }).send();
+        const { value } = await bed.rpc.getMultipleAccounts(wagers, { encoding: 'base64', commitment: 'confirmed' }).send();
         return value.every((account) => account === null) ? true : undefined;
       },
       40_000,
@@ -174,7 +159,7 @@ describe('a keeper process killed mid-flight and restarted on the same database'
     expect(integrity).toEqual(['ok']);
     expect(rows.size).toBe(wagers.length);
     for (const [index, wager] of wagers.entries()) {
-      const history = wagerHistory(localnet, wager, parts.program);
+      const history = wagerHistory(bed.localnet, wager, bed.parts.program);
       const names = history.flatMap((h) => h.events.map((e) => e.name));
       expect(names).toEqual(['WagerOpened', 'WagerRandomnessRequested', 'WagerSettled']);
       const settle = history.find((h) => h.events.some((e) => e.name === 'WagerSettled'))!;

@@ -4,70 +4,26 @@
  * keeper reports `rpcError` (naming the RPC) and `lastTick` stops; once it is back the error clears, the
  * loop runs again and a wager opened during the outage is settled.
  */
-import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectToChain } from '../../chain/rpc-connection';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
-import type { Database } from '../../store/database';
-import { createKeeper, type Keeper } from '../keeper';
 import { startTcpProxy, type TcpProxy } from './network-faults';
-import {
-  freshDatabase,
-  localnetParts,
-  openWager,
-  sleep,
-  slotPump,
-  tempDir,
-  waitFor,
-  type LocalRpc,
-} from './keeper-test-helpers';
+import { keeperTestbed, openWager, sleep, waitFor } from './keeper-test-helpers';
 
-const SOL = 1_000_000_000n;
-
-let localnet: Localnet;
-let parts: Awaited<ReturnType<typeof localnetParts>>;
-let rpc: LocalRpc;
-let pump: ReturnType<typeof slotPump>;
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const bed = keeperTestbed({ prefix: 'keeper-outage-', pumpMs: 80 });
 let proxy: TcpProxy;
 
 beforeAll(async () => {
-  localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
-  parts = await localnetParts(localnet);
-  rpc = parts.rpc;
-  pump = slotPump(localnet, 80).start();
-  dir = await tempDir('keeper-outage-');
-  proxy = await startTcpProxy(Number(new URL(localnet.rpcUrl).port));
+  proxy = await startTcpProxy(Number(new URL(bed.localnet.rpcUrl).port));
 });
 afterAll(async () => {
   await proxy?.close();
-  pump?.stop();
-  await localnet?.stop();
-  await dir?.remove();
 });
-
-let running: { keeper: Keeper; db: Database } | undefined;
-afterEach(async () => {
+afterEach(() => {
   proxy.up();
-  await running?.keeper.stop();
-  running?.db.close();
-  running = undefined;
 });
 
-async function keeperThroughProxy(name: string) {
-  const key = await generateKeyPairSigner();
-  localnet.chain.airdrop(key.address, 10n * SOL);
-  const db = freshDatabase(dir, `${name}.db`);
-  // HTTP JSON-RPC through the proxy; the WebSocket straight to the localnet (slot notifications keep coming).
-  const keeper = createKeeper({
-    connection: connectToChain(proxy.url, localnet.wsUrl),
-    signer: key,
-    db,
-    sweepIntervalMs: 60_000,
-  });
-  running = { keeper, db };
-  return keeper;
-}
+// HTTP JSON-RPC through the proxy; the WebSocket straight to the localnet (slot notifications keep coming).
+const keeperThroughProxy = async (name: string) =>
+  (await bed.keeper(name, { start: false, rpcUrl: proxy.url })).keeper;
 
 describe('a keeper whose RPC goes down and comes back', () => {
   it('reports rpcError naming the RPC while it cannot read the chain, stops advancing lastTick, then clears the error and settles what was opened meanwhile', async () => {
@@ -95,7 +51,7 @@ describe('a keeper whose RPC goes down and comes back', () => {
     expect(stillDown.rpcError).toContain(proxy.url);
 
     // A wager opened during the outage (the program subscription still tells the keeper about it).
-    const opened = await openWager(rpc, localnet, parts.app, { stake: 1_000_000n });
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { stake: 1_000_000n });
     await waitFor(() => keeper.records.get(opened.wager), 5_000, 'the keeper to track the new wager');
     await sleep(500);
     expect(keeper.records.get(opened.wager)?.state).toBe('queued');

@@ -1,6 +1,6 @@
 /**
- * What the keeper tests share: an in-process localnet whose clock the test drives (a slot pump), a fresh
- * SQLite file per test, wagers opened over JSON-RPC the way `wager-keeper open` does (optionally with
+ * What the keeper tests share: an in-process localnet whose clock the test drives (a slot pump), keepers
+ * with fresh keys and fresh SQLite files stopped after each test (`keeperTestbed`), wagers opened over JSON-RPC the way `wager-keeper open` does (optionally with
  * another beneficiary or paytable), and reading a wager's history back from the chain.
  */
 import {
@@ -30,8 +30,9 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { connectToChain, type ChainConnection } from '../../chain/rpc-connection';
-import type { Localnet } from '../../localnet/localnet';
+import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import * as wagerCodecs from '../../protocol/generated/wager';
 import {
   encodePaytableName,
@@ -42,6 +43,7 @@ import {
 } from '../../protocol/wager';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { openDatabase, type Database } from '../../store/database';
+import { createKeeper, type Keeper } from '../keeper';
 
 export type LocalRpc = Rpc<SolanaRpcApi>;
 
@@ -94,6 +96,113 @@ export async function localnetParts(localnet: Localnet) {
   const app = await keypairFromBytes(localnet.manifest.devKeys.app.keypair);
   const keeperKey = await keypairFromBytes(localnet.manifest.devKeys.keeper.keypair);
   return { connection, rpc: connection.rpc, app, keeperKey, program: address(localnet.manifest.programs.wager), mint: address(localnet.manifest.usdcMint) };
+}
+
+export type LocalnetParts = Awaited<ReturnType<typeof localnetParts>>;
+
+export interface TestKeeperOptions {
+  /** Start it before returning (the default); `false`: not started, it knows only what it is told. */
+  start?: boolean;
+  /** The keeper's clock. */
+  now?: () => number;
+  /** Its JSON-RPC (e.g. a proxy in front of the localnet's); the localnet's own by default. */
+  rpcUrl?: string;
+  /** Its WebSocket; the localnet's own by default. */
+  wsUrl?: string;
+  /** Called with the keeper just before it is started. */
+  beforeStart?: (keeper: Keeper) => void;
+  sweepIntervalMs?: number;
+}
+
+export interface KeeperTestbed {
+  /** The in-process localnet (manualSlots) and what `localnetParts` gives for it; set in the testbed's beforeAll. */
+  readonly localnet: Localnet;
+  readonly parts: LocalnetParts;
+  readonly rpc: LocalRpc;
+  readonly dir: Awaited<ReturnType<typeof tempDir>>;
+  readonly pump: ReturnType<typeof slotPump>;
+  /**
+   * A keeper with its own freshly airdropped key (10 SOL) and a fresh SQLite file `<name>.db`, started unless
+   * `start: false`; stopped and its file closed after the test.
+   */
+  keeper(name: string, options?: TestKeeperOptions): Promise<{ keeper: Keeper; db: Database; key: KeyPairSigner }>;
+  /** Stops one of the testbed's keepers mid-test and closes its file (unless `closeDb: false`: the test closes it). */
+  stopKeeper(keeper: Keeper, options?: { closeDb?: boolean }): Promise<void>;
+}
+
+/**
+ * The fixture of the keeper tests, its hooks registered by the call: beforeAll starts an in-process localnet
+ * with manualSlots, a slot pump (one slot every `pumpMs`, started unless `startPump: false`) and a temp
+ * directory; afterEach stops every keeper the test made, closes its SQLite file and resumes the oracle;
+ * afterAll stops the pump and the localnet and removes the directory. Read its fields inside hooks and tests.
+ */
+export function keeperTestbed({ prefix, pumpMs = 60, startPump = true }: { prefix?: string; pumpMs?: number; startPump?: boolean } = {}): KeeperTestbed {
+  let localnet: Localnet | undefined;
+  let parts: LocalnetParts | undefined;
+  let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let pump: ReturnType<typeof slotPump> | undefined;
+  const running: { keeper: Keeper; db: Database }[] = [];
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the keeper testbed's ${what} is set in its beforeAll: read it inside a hook or a test`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ rpcPort: 0, manualSlots: true });
+    parts = await localnetParts(localnet);
+    pump = slotPump(localnet, pumpMs);
+    if (startPump) pump.start();
+    dir = await tempDir(prefix);
+  });
+  afterAll(async () => {
+    pump?.stop();
+    await localnet?.stop();
+    await dir?.remove();
+  });
+  afterEach(async () => {
+    for (const { keeper, db } of running.splice(0)) {
+      await keeper.stop();
+      db.close();
+    }
+    localnet?.fulfiller.resume();
+  });
+
+  return {
+    get localnet() {
+      return ready(localnet, 'localnet');
+    },
+    get parts() {
+      return ready(parts, 'parts');
+    },
+    get rpc() {
+      return ready(parts, 'parts').rpc;
+    },
+    get dir() {
+      return ready(dir, 'dir');
+    },
+    get pump() {
+      return ready(pump, 'pump');
+    },
+    async keeper(name, { start = true, now, rpcUrl, wsUrl, beforeStart, sweepIntervalMs = 60_000 } = {}) {
+      const net = ready(localnet, 'localnet');
+      const key = await generateKeyPairSigner();
+      net.chain.airdrop(key.address, 10_000_000_000n); // 10 SOL
+      const db = freshDatabase(ready(dir, 'dir'), `${name}.db`);
+      const connection = rpcUrl === undefined && wsUrl === undefined ? ready(parts, 'parts').connection : connectToChain(rpcUrl ?? net.rpcUrl, wsUrl ?? net.wsUrl);
+      const keeper = createKeeper({ connection, signer: key, db, now, sweepIntervalMs });
+      running.push({ keeper, db });
+      beforeStart?.(keeper);
+      if (start) await keeper.start();
+      return { keeper, db, key };
+    },
+    async stopKeeper(keeper, { closeDb = true } = {}) {
+      const index = running.findIndex((r) => r.keeper === keeper);
+      if (index < 0) throw new Error('stopKeeper: not a running keeper of this testbed');
+      const [entry] = running.splice(index, 1);
+      await entry!.keeper.stop();
+      if (closeDb) entry!.db.close();
+    },
+  };
 }
 
 /** Signs `instructions` with `feePayer` (and any signer they name), sends them with preflight and returns the signature once landed. */
