@@ -380,17 +380,26 @@ export function createKeeper(options: KeeperOptions): Keeper {
     }
     if (wager.status === WagerStatus.Open && slot >= wager.openSlot + 2n) {
       const hashes = await slotHashes();
-      if (!oracle) return;
+      if (!oracle || !config) return;
       const endpoint = oracle;
+      const programConfig = config;
       let oracleRequest: Address | null = null;
       return launch(() =>
         runStep(
           'request',
           address,
           async () => {
-            const built = await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes });
+            // With the fee account short (the oracle raised its fee since the open), a top-up from our key comes first.
+            const built = await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes, feeAccountFunding: { rpc, config: programConfig } });
             oracleRequest = built.oracleRequest;
-            return [built.instruction];
+            if (built.topUp) {
+              const { needs } = built.topUp;
+              log?.info(
+                { wager: address, feeAccount: built.topUp.feeAccount, topUpLamports: built.topUp.lamports.toString(), balance: needs.balance.toString(), required: needs.required.toString(), oracleFee: needs.oracleFee.toString() },
+                'wager fee account short of the request (oracle fee rose since the open): topping it up from the keeper in the request transaction',
+              );
+            }
+            return built.instructions;
           },
           async (signature, landedSlot) => {
             if (oracleRequest) awaitedRequests.add(oracleRequest);

@@ -12,6 +12,7 @@ import {
   getSettleWagerInstructionAsync,
   type Wager,
 } from '../generated/wager';
+import { getFeeAccountTopUp, type FeeAccountConfig, type FeeAccountTopUp, type FeeAccountTopUpInput } from './fee-account-top-up';
 import { deriveOracleSeed, findFirstSlotHashAfter, type SlotHash } from './oracle-seed';
 
 /** Where the configured oracle takes requests: its program, network state and treasury. */
@@ -34,10 +35,35 @@ export class SlotHashUnavailableError extends Error {
   }
 }
 
-/** request_randomness with s* and h* picked from `slotHashes` and the oracle request PDA of the derived seed. */
+/**
+ * How the caller makes sure the wager's fee account can pay the request: the RPC to read its balance, the
+ * oracle's current fee and the rent minimums, and the program config (its fees).
+ */
+export interface FeeAccountFunding {
+  rpc: FeeAccountTopUpInput['rpc'];
+  config: FeeAccountConfig;
+}
+
+export interface RequestRandomnessForWager {
+  /** request_randomness alone. */
+  instruction: Instruction;
+  /** What to send, in order: the fee account top-up (when one is needed), then request_randomness. */
+  instructions: Instruction[];
+  /** The System transfer from the caller topping up the fee account, when the oracle fee rose since the open. */
+  topUp: FeeAccountTopUp | null;
+  seed: Uint8Array;
+  oracleRequest: Address;
+}
+
+/**
+ * request_randomness with s* and h* picked from `slotHashes` and the oracle request PDA of the derived seed.
+ * With `feeAccountFunding`, first checks that the wager's fee account can pay what the request spends
+ * (see fee-account-top-up.ts) and, when it cannot (the oracle raised its fee after the open), prepends a
+ * System transfer of exactly the shortfall from the caller.
+ */
 export async function getRequestRandomnessForWager(
-  input: WagerStepInput & { oracle: OracleEndpoint; slotHashes: readonly SlotHash[] },
-): Promise<{ instruction: Instruction; seed: Uint8Array; oracleRequest: Address }> {
+  input: WagerStepInput & { oracle: OracleEndpoint; slotHashes: readonly SlotHash[]; feeAccountFunding?: FeeAccountFunding },
+): Promise<RequestRandomnessForWager> {
   const programAddress = input.programAddress ?? WAGER_PROGRAM_ADDRESS;
   const picked = findFirstSlotHashAfter(input.slotHashes, input.wager.openSlot);
   if (!picked) throw new SlotHashUnavailableError(input.wager.openSlot);
@@ -59,7 +85,16 @@ export async function getRequestRandomnessForWager(
     },
     { programAddress },
   );
-  return { instruction, seed, oracleRequest };
+  const topUp = input.feeAccountFunding
+    ? await getFeeAccountTopUp({
+        ...input.feeAccountFunding,
+        payer: input.caller,
+        feeAccount: input.wager.feeAccount,
+        oracle: input.oracle,
+        oracleRequest,
+      })
+    : null;
+  return { instruction, instructions: topUp ? [topUp.instruction, instruction] : [instruction], topUp, seed, oracleRequest };
 }
 
 export async function getSettleForWager(input: WagerStepInput): Promise<Instruction> {
