@@ -96,7 +96,7 @@ export const WAGER_ERRORS = [
   ['unsupportedRent', 6043, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
   ['invalidConfigValues', 6044, 'A cap, edge, length or size out of range'],
   ['duplicateAccount', 6045, 'One account passed in two roles that must differ'],
-  ['oracleRequestInUse', 6046, "The oracle request PDA holds something other than this seed's RandomnessV2"],
+  ['oracleRequestInUse', 6046, "The oracle request PDA holds something other than this seed's oracle request (RandomnessV2 or legacy Randomness)"],
   ['epochClosed', 6047, "The live epoch's close has passed: request again after strike_epoch"],
 ] as const;
 

@@ -49,5 +49,5 @@
 #define ERR_UNSUPPORTED_RENT CUSTOM_ERROR(6043)         // the Rent sysvar has an exemption threshold other than 1 or 2
 #define ERR_INVALID_CONFIG_VALUES CUSTOM_ERROR(6044)    // initialize: a cap, edge, length or size out of range
 #define ERR_DUPLICATE_ACCOUNT CUSTOM_ERROR(6045)        // one account passed in two roles that must differ
-#define ERR_ORACLE_REQUEST_IN_USE CUSTOM_ERROR(6046)    // the oracle request PDA holds something other than this seed's RandomnessV2
+#define ERR_ORACLE_REQUEST_IN_USE CUSTOM_ERROR(6046)    // the oracle request PDA holds something other than this seed's oracle request (RandomnessV2 or legacy Randomness)
 #define ERR_EPOCH_CLOSED CUSTOM_ERROR(6047)             // a liquidity request after the live epoch's close: request again after strike_epoch

@@ -57,10 +57,11 @@ ProgramResult expire_wager(SolInput *in) {
 
   bool was_requested = w->status == WAGER_STATUS_REQUESTED;
   if (was_requested) {
-    const u8 randomness_disc[8] = ORACLE_RANDOMNESS_DISCRIMINATOR;
-    if (!sol_has_key(request, &w->oracle_request) || !sol_is_owned_by(request, &config->oracle_program)) return ERR_INVALID_ORACLE_ACCOUNT;
-    if (!sol_has_discriminator(request, randomness_disc, ORACLE_RANDOMNESS_VARIANT_OFFSET + 1)) return ERR_INVALID_ORACLE_ACCOUNT;
-    if (request->data[ORACLE_RANDOMNESS_VARIANT_OFFSET] == ORACLE_RANDOMNESS_FULFILLED) return ERR_ALREADY_FULFILLED;
+    // Never fulfilled, whichever type the stored request is (see oracle_request.c).
+    const u8 *randomness;
+    if (!sol_has_key(request, &w->oracle_request) || !read_oracle_request(request, &config->oracle_program, w->seed, &randomness))
+      return ERR_INVALID_ORACLE_ACCOUNT;
+    if (randomness != NULL) return ERR_ALREADY_FULFILLED;
   }
 
   r = book_outcome(pool, w, 0); // forfeiture: the stake becomes the LPs'

@@ -6,10 +6,12 @@
 //                 || s* (u64 LE) || h* (32))
 // where s* is the first slot after open_slot present in the SlotHashes sysvar and h* its hash.
 //
-// Seed squatting: the seed is public, so someone may have asked the oracle for it already. An oracle
-// RandomnessV2 account for this seed at the PDA is then taken as the wager's request, without the CPI;
-// the oracle fee and request rent it did not spend stay in the fee account and go back to the payer when
-// the wager closes. Anything else at the PDA is refused (OracleRequestInUse).
+// Seed squatting: the seed is public, so someone may have asked the oracle for it already, by ORAO's
+// request_v2 or by its deprecated v1 `request` (same PDA). An oracle account for this seed at the PDA,
+// RandomnessV2 or legacy Randomness, pending or fulfilled (read_oracle_request), is then taken as the
+// wager's request, without the CPI; the oracle fee and request rent it did not spend stay in the fee
+// account and go back to the payer when the wager closes. Anything else at the PDA is refused
+// (OracleRequestInUse).
 //
 // Accounts:
 //   0. [writable, signer] caller: receives the request fee
@@ -68,18 +70,17 @@ static void derive_seed(const SolPubkey *program_id, const SolPubkey *wager, con
  * the oracle for it first (the oracle then refuses a second request for it, and the wager would expire,
  * forfeiting the stake). Such a request is as good as ours: the oracle fulfils a seed the same way
  * whoever paid, and the randomness is read from this account at settlement. So an account of the oracle
- * program holding a RandomnessV2 for this seed is accepted as the wager's request (REQUEST_ALREADY_MADE);
- * an empty System account is still to be created (REQUEST_ABSENT); anything else is refused.
- * The caller has checked that `request` is the oracle's PDA for `seed`.
+ * program holding a RandomnessV2 or a legacy Randomness for this seed is accepted as the wager's request
+ * (REQUEST_ALREADY_MADE); an empty System account is still to be created (REQUEST_ABSENT); anything else
+ * is refused. read_oracle_request is the same reading settle_wager and expire_wager make, so whatever is
+ * accepted here can later be settled or expired. The caller has checked that `request` is the oracle's
+ * PDA for `seed`.
  */
 static ProgramResult oracle_request_state(const SolAccountInfo *request, const SolPubkey *oracle_program, const u8 seed[32]) {
   const SolPubkey system_id = SOL_SYSTEM_PROGRAM_ID;
   if (sol_is_owned_by(request, &system_id) && request->data_len == 0) return REQUEST_ABSENT;
-  const u8 randomness_disc[8] = ORACLE_RANDOMNESS_DISCRIMINATOR;
-  if (!sol_is_owned_by(request, oracle_program) ||
-      !sol_has_discriminator(request, randomness_disc, ORACLE_RANDOMNESS_VALUE_OFFSET + 64) ||
-      !sol_bytes_eq(request->data + ORACLE_RANDOMNESS_SEED_OFFSET, seed, 32))
-    return ERR_ORACLE_REQUEST_IN_USE;
+  const u8 *randomness;
+  if (!read_oracle_request(request, oracle_program, seed, &randomness)) return ERR_ORACLE_REQUEST_IN_USE;
   return REQUEST_ALREADY_MADE;
 }
 

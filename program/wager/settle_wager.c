@@ -12,7 +12,7 @@
 //   4. [writable] wager_fees
 //   5. [writable] payer: the wager's payer (refund)
 //   6. [] paytable: the wager's paytable
-//   7. [] oracle_request: the wager's fulfilled oracle request
+//   7. [] oracle_request: the wager's fulfilled oracle request (RandomnessV2 or ORAO's legacy Randomness)
 //   8. [writable] vault
 //   9. [writable] escrow
 //  10. [writable] beneficiary: the wager's beneficiary
@@ -74,13 +74,13 @@ ProgramResult settle_wager(SolInput *in) {
   if (!sol_has_key(beneficiary, &w->beneficiary)) return ERR_WRONG_BENEFICIARY;
   if (!sol_has_key(vault, &pool->vault) || !sol_has_key(escrow, &pool->escrow)) return ERR_INVALID_VAULT;
 
-  const u8 randomness_disc[8] = ORACLE_RANDOMNESS_DISCRIMINATOR;
-  if (!sol_has_key(request, &w->oracle_request) || !sol_is_owned_by(request, &config->oracle_program)) return ERR_INVALID_ORACLE_ACCOUNT;
-  if (!sol_has_discriminator(request, randomness_disc, ORACLE_RANDOMNESS_VALUE_OFFSET + 64)) return ERR_INVALID_ORACLE_ACCOUNT;
-  if (!sol_bytes_eq(request->data + ORACLE_RANDOMNESS_SEED_OFFSET, w->seed, 32)) return ERR_INVALID_ORACLE_ACCOUNT;
-  if (request->data[ORACLE_RANDOMNESS_VARIANT_OFFSET] != ORACLE_RANDOMNESS_FULFILLED) return ERR_NOT_FULFILLED;
+  // The stored request, RandomnessV2 or legacy Randomness (see oracle_request.c), read by its type.
+  const u8 *randomness;
+  if (!sol_has_key(request, &w->oracle_request) || !read_oracle_request(request, &config->oracle_program, w->seed, &randomness))
+    return ERR_INVALID_ORACLE_ACCOUNT;
+  if (randomness == NULL) return ERR_NOT_FULFILLED;
 
-  u8 bucket = draw_bucket(paytable, request->data + ORACLE_RANDOMNESS_VALUE_OFFSET);
+  u8 bucket = draw_bucket(paytable, randomness);
   u64 payout;
   if (!sol_mul_div_floor(w->stake, paytable->buckets[bucket].multiplier_bps, BPS, &payout)) return ERR_ARITHMETIC_OVERFLOW;
   r = book_outcome(pool, w, payout);

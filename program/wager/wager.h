@@ -56,7 +56,8 @@
 #define DEPOSIT_REQUEST_DISCRIMINATOR {86, 27, 56, 8, 25, 62, 62, 243}
 #define WITHDRAW_REQUEST_DISCRIMINATOR {186, 239, 174, 191, 189, 13, 47, 196}
 #define EPOCH_RECORD_DISCRIMINATOR {193, 72, 26, 28, 161, 98, 58, 132}
-// ORAO VRF v2 (and the local oracle): NetworkState and RandomnessV2 accounts.
+// ORAO VRF v2 (and the local oracle): NetworkState and RandomnessV2 accounts; ORAO's legacy (v1)
+// Randomness account, which its deprecated `request` still creates at the same PDA (oracle_request.c).
 #define ORACLE_NETWORK_STATE_DISCRIMINATOR {212, 237, 148, 56, 97, 245, 51, 169}
 #define ORACLE_RANDOMNESS_DISCRIMINATOR {139, 239, 184, 215, 227, 86, 191, 226}
 #define ORACLE_REQUEST_V2_DISCRIMINATOR {38, 151, 209, 6, 195, 102, 28, 217}
@@ -66,6 +67,9 @@
 #define ORACLE_RANDOMNESS_SEED_OFFSET 41
 #define ORACLE_RANDOMNESS_VALUE_OFFSET 73
 #define ORACLE_RANDOMNESS_FULFILLED 1
+#define ORACLE_LEGACY_RANDOMNESS_DISCRIMINATOR {188, 96, 216, 248, 93, 94, 49, 112}
+#define ORACLE_LEGACY_SEED_OFFSET 8
+#define ORACLE_LEGACY_VALUE_OFFSET 40   // 64 bytes, all zero until fulfilled
 
 #define EVENT_WAGER_OPENED {69, 93, 14, 232, 77, 79, 50, 130}
 #define EVENT_WAGER_RANDOMNESS_REQUESTED {47, 121, 141, 191, 40, 214, 115, 105}
@@ -271,6 +275,11 @@ ProgramResult release_wager(Pool *pool, const Wager *w);
 /** Books a closing wager's stake kept and payout paid (the latter 0 on expiry): into the liquidity, and,
  *  for a wager opened after the live epoch's close, into post_close_credits / post_close_debits too. */
 ProgramResult book_outcome(Pool *pool, const Wager *w, u64 payout);
+/** True when `request` is an oracle request for `seed`: owned by `oracle_program`, a RandomnessV2 or a
+ *  legacy Randomness holding `seed` (oracle_request.c). Then `*randomness` is its 64 bytes once fulfilled,
+ *  NULL while pending. The caller has checked the address (the oracle PDA of `seed`, or the stored one). */
+bool read_oracle_request(const SolAccountInfo *request, const SolPubkey *oracle_program, const u8 seed[32],
+                         const u8 **randomness);
 /** The bucket drawn from 64 bytes of randomness by cumulative weight (see draw.c). */
 u8 draw_bucket(const Paytable *paytable, const u8 randomness[64]);
 

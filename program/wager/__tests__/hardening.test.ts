@@ -3,8 +3,9 @@
  * paytable definitions under 1x, the T_SETTLE bound, closed accounts given back to the System program,
  * the guardian handover, and the signatures every permissionless crank and liquidity step needs.
  */
-import { generateKeyPairSigner, lamports, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
+import { generateKeyPairSigner, getAddressEncoder, lamports, signBytes, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findProgramDataAddress } from '../../../src-main/chain/upgradeable-loader';
 import { ensureTokenAccount, mintTokens } from '../../../src-main/localnet/bootstrap-wager';
@@ -17,6 +18,7 @@ import {
   findDepositRequestPda,
   findEpochRecordPda,
   findPaytablePda,
+  findPoolPda,
   findShareMintPda,
   findWithdrawRequestPda,
   getClaimDepositInstructionAsync,
@@ -35,12 +37,15 @@ import {
   payoutFor,
 } from '../../../src-main/protocol/wager';
 import { getRandomnessV2Decoder, getRequestV2Instruction } from '../../../src-main/protocol/oracle';
+import { cBytes, cDefines } from '../../idl/__tests__/c-header';
+import { anchorDiscriminator } from '../../idl/idl-builders';
 import { accountData, expectOk, expectRefusedByWager, forgeAccount, snapshot, withoutSignature } from './helpers/tamper';
 import {
   DEFAULT_WAGER_CONFIG,
   ORACLE_FEE,
   SOL,
   createWagerTestChain,
+  expire,
   fulfil,
   lamportsOf,
   openWager,
@@ -176,12 +181,15 @@ describe('seed squatting: someone asks the oracle for the wager\'s seed first', 
     const rightSeed = new Uint8Array(ORACLE_REQUEST_SIZE);
     rightSeed.set(randomnessDisc, 0);
     rightSeed.set(built.seed, 41);
+    const fulfilledShort = rightSeed.slice(0, 100);
+    fulfilledShort[8] = 1;
     const forgeries: { owner: Address; data: Uint8Array }[] = [
       { owner: chain.oracle.programAddress, data: otherSeed },
       { owner: chain.oracle.programAddress, data: honest },
       { owner: SYSTEM_PROGRAM_ADDRESS, data: rightSeed }, // the right bytes, but not the oracle's
       { owner: WAGER_PROGRAM_ADDRESS, data: rightSeed },
-      { owner: chain.oracle.programAddress, data: rightSeed.subarray(0, 100) }, // too short for the randomness
+      { owner: chain.oracle.programAddress, data: rightSeed.subarray(0, 72) }, // too short to hold the seed
+      { owner: chain.oracle.programAddress, data: fulfilledShort }, // fulfilled, but too short for its randomness
     ];
     for (const forged of forgeries) {
       forgeAccount(chain, { ...forged, address: built.oracleRequest });
@@ -194,6 +202,171 @@ describe('seed squatting: someone asks the oracle for the wager\'s seed first', 
     // The right seed's RandomnessV2 owned by the oracle is accepted.
     forgeAccount(chain, { owner: chain.oracle.programAddress, data: rightSeed, address: built.oracleRequest });
     expectOk(await chain.runner.send(chain.keeper, [(await buildRequest(chain, wager)).instruction]));
+  });
+});
+
+// ORAO mainnet still serves its deprecated v1 `request`, which creates a legacy `Randomness` account at the
+// very PDA request_v2 uses, ["orao-vrf-randomness-request", seed]. The local oracle has no v1 instruction,
+// so these tests write that account with LiteSVM's setAccount, as a faithful fake of that boundary: ORAO's
+// layout (Anchor discriminator sha256("account:Randomness")[..8], seed at 8..40, randomness at 40..104,
+// all zero while pending, then the responses vector: u32 count, then (pubkey, 64 bytes) each), owned by
+// the configured oracle program, at the real PDA of the wager's seed. What a squatter creates there is
+// exactly what the wager program then reads; nothing else about ORAO v1 is faked.
+const LEGACY_RANDOMNESS_DISCRIMINATOR = Uint8Array.from(anchorDiscriminator('account', 'Randomness'));
+const LEGACY_RANDOMNESS_SIZE = 8 + 32 + 64 + 4 + 96; // room for one response
+
+/** A legacy Randomness for `seed`: pending, or fulfilled with one authority's response as its randomness. */
+function legacyRandomness(seed: Uint8Array, response?: { authority: Address; randomness: Uint8Array }): Uint8Array {
+  const data = new Uint8Array(LEGACY_RANDOMNESS_SIZE);
+  data.set(LEGACY_RANDOMNESS_DISCRIMINATOR, 0);
+  data.set(seed, 8);
+  if (response) {
+    data.set(response.randomness, 40);
+    new DataView(data.buffer).setUint32(104, 1, true);
+    data.set(getAddressEncoder().encode(response.authority), 108);
+    data.set(response.randomness, 140);
+  }
+  return data;
+}
+
+/** Requests `wager` with a squatter's legacy account (pending) already at its oracle PDA. */
+async function requestOverLegacySquat(chain: WagerTestChain, wager: Address) {
+  const built = await buildRequest(chain, wager);
+  forgeAccount(chain, { owner: chain.oracle.programAddress, address: built.oracleRequest, data: legacyRandomness(built.seed) });
+  const treasuryBefore = lamportsOf(chain, chain.oracle.treasury);
+  expectOk(await chain.runner.send(chain.keeper, [built.instruction]));
+  expect(lamportsOf(chain, chain.oracle.treasury)).toBe(treasuryBefore); // no CPI: the oracle was not asked again
+  expect(accountData(chain, built.oracleRequest)).toEqual(legacyRandomness(built.seed)); // nor its account touched
+  return built;
+}
+
+/** ORAO fulfils the legacy request: the randomness is its authority's ed25519 signature over the seed. */
+async function fulfilLegacy(chain: WagerTestChain, request: Address, seed: Uint8Array): Promise<Uint8Array> {
+  const randomness = new Uint8Array(await signBytes(chain.oracle.fulfiller.keyPair.privateKey, seed));
+  forgeAccount(chain, { owner: chain.oracle.programAddress, address: request, data: legacyRandomness(seed, { authority: chain.oracle.fulfiller.address, randomness }) });
+  return randomness;
+}
+
+describe('seed squatting through ORAO\'s deprecated v1 `request` (a legacy Randomness account at the same PDA)', () => {
+  it('wager.h names the legacy discriminator sha256("account:Randomness")[..8]', async () => {
+    const header = await readFile(new URL('../wager.h', import.meta.url), 'utf8');
+    expect(cBytes(cDefines(header).get('ORACLE_LEGACY_RANDOMNESS_DISCRIMINATOR'))).toEqual(Array.from(LEGACY_RANDOMNESS_DISCRIMINATOR));
+    expect(Array.from(LEGACY_RANDOMNESS_DISCRIMINATOR.subarray(0, 4))).toEqual([188, 96, 216, 248]);
+  });
+
+  it('a pending legacy squat is taken as the wager\'s request without the CPI; once fulfilled, settle pays exactly what its randomness draws', async () => {
+    const chain = await createWagerTestChain();
+    const wager = await openOk(chain);
+    const feeAccount = readWager(chain, wager)!.feeAccount;
+    chain.runner.advanceSlots(2);
+    const keeperBefore = lamportsOf(chain, chain.keeper.address);
+    const built = await requestOverLegacySquat(chain, wager);
+    expect(lamportsOf(chain, chain.keeper.address) - keeperBefore).toBe(requestFee - TX_FEE);
+    expect(lamportsOf(chain, feeAccount)).toBe(prefundOf(chain) - requestFee); // the oracle fee and rent stay
+    const record = readWager(chain, wager)!;
+    expect(record.status).toBe(WagerStatus.Requested);
+    expect(record.oracleRequest).toBe(built.oracleRequest);
+    expect(Uint8Array.from(record.seed)).toEqual(built.seed);
+
+    // Pending (randomness all zero): nothing to settle yet.
+    const pendingBefore = snapshot(chain, [wager, feeAccount, chain.playerUsdc]);
+    expectRefusedByWager(await settle(chain, wager), 'notFulfilled');
+    expect(snapshot(chain, [wager, feeAccount, chain.playerUsdc])).toEqual(pendingBefore);
+
+    const randomness = await fulfilLegacy(chain, built.oracleRequest, built.seed);
+    const table = getPaytableDecoder().decode(accountData(chain, chain.paytables['coin-flip']!));
+    const bucket = drawBucket(table, randomness);
+    const payout = payoutFor(STAKE, table.buckets[bucket]!.multiplierBps);
+    const playerSol = lamportsOf(chain, chain.player.address);
+    const playerUsdc = usdcOf(chain, chain.playerUsdc);
+    const keeperSol = lamportsOf(chain, chain.keeper.address);
+    const poolBefore = await readPool(chain);
+    const outcome = await settle(chain, wager);
+    expectOk(outcome);
+    expect(usdcOf(chain, chain.playerUsdc) - playerUsdc).toBe(payout);
+    expect(lamportsOf(chain, chain.keeper.address) - keeperSol).toBe(settleFee - TX_FEE);
+    // Everything the request did not spend (the oracle fee and request rent included) goes back to the payer.
+    expect(lamportsOf(chain, chain.player.address) - playerSol).toBe(prefundOf(chain) - requestFee - settleFee + rent(chain, WAGER_SIZE));
+    expect(chain.runner.svm.getAccount(wager).exists).toBe(false);
+    expect((await readPool(chain)).liquidity).toBe(poolBefore.liquidity + STAKE - payout);
+    expect((await readPool(chain)).lockedLiability).toBe(poolBefore.lockedLiability - record.maxPayout);
+  });
+
+  it('after the window, expire refuses a fulfilled legacy request (alreadyFulfilled, the wager still settles) and expires a pending one', async () => {
+    const chain = await createWagerTestChain();
+    const fulfilled = await openOk(chain);
+    const pending = await openOk(chain);
+    chain.runner.advanceSlots(2);
+    const fulfilledRequest = await requestOverLegacySquat(chain, fulfilled);
+    await requestOverLegacySquat(chain, pending);
+    await fulfilLegacy(chain, fulfilledRequest.oracleRequest, fulfilledRequest.seed);
+    const record = readWager(chain, fulfilled)!;
+    chain.runner.advanceSlots(Number(record.expirySlot - chain.runner.slot()) + 1);
+
+    const [pool] = await findPoolPda();
+    const watched = [fulfilled, record.feeAccount, record.payer, pool];
+    const before = snapshot(chain, watched);
+    const bystander = await fundedSigner(chain);
+    const expireIx = await getExpireForWager({ caller: bystander, wagerAddress: fulfilled, wager: record });
+    expectRefusedByWager(await chain.runner.send(bystander, [expireIx]), 'alreadyFulfilled');
+    expect(snapshot(chain, watched)).toEqual(before);
+    expectOk(await settle(chain, fulfilled));
+
+    // Never fulfilled: expires, and the unspent oracle fee and rent go back to the payer.
+    const playerSol = lamportsOf(chain, chain.player.address);
+    expectOk(await expire(chain, pending));
+    expect(lamportsOf(chain, chain.player.address) - playerSol).toBe(prefundOf(chain) - requestFee - expireFee + rent(chain, WAGER_SIZE));
+  });
+
+  it('a legacy account of another seed, not the configured oracle\'s, or too short for its randomness is oracleRequestInUse', async () => {
+    const chain = await createWagerTestChain();
+    const wager = await openOk(chain);
+    chain.runner.advanceSlots(2);
+    const built = await buildRequest(chain, wager);
+    const rightSeed = legacyRandomness(built.seed);
+    const forgeries: { owner: Address; data: Uint8Array }[] = [
+      { owner: chain.oracle.programAddress, data: legacyRandomness(new Uint8Array(32).fill(7)) },
+      { owner: SYSTEM_PROGRAM_ADDRESS, data: rightSeed },
+      { owner: WAGER_PROGRAM_ADDRESS, data: rightSeed },
+      { owner: chain.oracle.programAddress, data: rightSeed.subarray(0, 103) },
+    ];
+    for (const forged of forgeries) {
+      forgeAccount(chain, { ...forged, address: built.oracleRequest });
+      const before = snapshot(chain, [wager, readWager(chain, wager)!.feeAccount, chain.keeper.address]);
+      const feePayer = await fundedSigner(chain);
+      const again = await buildRequest(chain, wager);
+      expectRefusedByWager(await chain.runner.send(feePayer, [again.instruction]), 'oracleRequestInUse');
+      expect(snapshot(chain, [wager, readWager(chain, wager)!.feeAccount, chain.keeper.address])).toEqual(before);
+    }
+    expect(readWager(chain, wager)!.status).toBe(WagerStatus.Open);
+  });
+});
+
+describe('a pending RandomnessV2 squat shorter than the fulfilled layout', () => {
+  it('73 bytes (up to the seed) is accepted; settle waits for it and expire treats it as never fulfilled', async () => {
+    // ORAO sizes a pending RandomnessV2 for its responses, not for the 64 bytes of randomness: only the
+    // seed must be there to accept it; the 137 bytes are required only to read a fulfilled one.
+    const chain = await createWagerTestChain();
+    const wager = await openOk(chain);
+    chain.runner.advanceSlots(2);
+    const built = await buildRequest(chain, wager);
+    const pendingV2 = new Uint8Array(73);
+    pendingV2.set([139, 239, 184, 215, 227, 86, 191, 226], 0);
+    pendingV2.set(built.seed, 41);
+    forgeAccount(chain, { owner: chain.oracle.programAddress, address: built.oracleRequest, data: pendingV2 });
+    const treasuryBefore = lamportsOf(chain, chain.oracle.treasury);
+    expectOk(await chain.runner.send(chain.keeper, [built.instruction]));
+    expect(lamportsOf(chain, chain.oracle.treasury)).toBe(treasuryBefore);
+    const record = readWager(chain, wager)!;
+    expect(record.status).toBe(WagerStatus.Requested);
+    expect(record.oracleRequest).toBe(built.oracleRequest);
+
+    expectRefusedByWager(await settle(chain, wager), 'notFulfilled');
+    expectRefusedByWager(await expire(chain, wager), 'notExpired');
+    chain.runner.advanceSlots(Number(record.expirySlot - chain.runner.slot()) + 1);
+    const playerSol = lamportsOf(chain, chain.player.address);
+    expectOk(await expire(chain, wager));
+    expect(lamportsOf(chain, chain.player.address) - playerSol).toBe(prefundOf(chain) - requestFee - expireFee + rent(chain, WAGER_SIZE));
   });
 });
 

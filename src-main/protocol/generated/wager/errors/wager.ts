@@ -153,7 +153,7 @@ if (process.env['NODE_ENV'] !== 'production') {
     [WAGER_ERROR__MISSING_SIGNATURE]: `A required signer did not sign`,
     [WAGER_ERROR__NOT_EXPIRED]: `expire_wager is allowed after open_slot + T_SETTLE`,
     [WAGER_ERROR__NOT_FULFILLED]: `The oracle has not fulfilled the request yet`,
-    [WAGER_ERROR__ORACLE_REQUEST_IN_USE]: `The oracle request PDA holds something other than this seed's RandomnessV2`,
+    [WAGER_ERROR__ORACLE_REQUEST_IN_USE]: `The oracle request PDA holds something other than this seed's oracle request (RandomnessV2 or legacy Randomness)`,
     [WAGER_ERROR__PAUSED]: `New wagers are paused by the guardian`,
     [WAGER_ERROR__PER_WAGER_CAP]: `The pool's free liquidity cannot back this wager's maximum payout under the cap`,
     [WAGER_ERROR__REQUEST_WINDOW_CLOSED]: `request_randomness is allowed until open_slot + T_SETTLE`,
