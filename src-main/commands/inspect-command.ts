@@ -8,7 +8,7 @@ import { address, createSolanaRpc, getBase64Encoder, isAddress, type Address } f
 import { parseArgs } from 'node:util';
 import { decodeWagerAccount, isRequestFulfilled } from '../keeper/chain-view';
 import { resolveWagerOutcome } from '../keeper/outcome-resolver';
-import { getNetworkStateDecoder, getRandomnessV2Decoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
+import { fulfilledRandomness, getNetworkStateDecoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import { UsageError } from './cli-flags';
 import {
@@ -78,14 +78,15 @@ export async function inspectCommand(args: string[]): Promise<number> {
     report.oracleRequest = wager.oracleRequest;
     report.randomness = fulfilled ? 'fulfilled' : slot > wager.expirySlot ? 'never came: the wager can be expired' : 'pending';
     if (fulfilled && request && paytable && oracleProgram) {
-      const state = getRandomnessV2Decoder().decode(request.data).request;
-      if (state.__kind === 'Fulfilled') {
-        const bucket = drawBucket(paytable, state.randomness);
+      // RandomnessV2, or ORAO's legacy v1 account when someone requested the seed with v1 first.
+      const randomness = fulfilledRandomness(request.data);
+      if (randomness) {
+        const bucket = drawBucket(paytable, randomness);
         report.drawnBucket = bucket;
         report.payoutDue = formatUsdcAmount(payoutFor(wager.stake, paytable.buckets[bucket]!.multiplierBps));
         const network = await readBytes(rpc, (await findNetworkStatePda({ programAddress: oracleProgram }))[0]);
         const authorities = network ? getNetworkStateDecoder().decode(network.data).fulfillmentAuthorities : [];
-        const verified = await Promise.all(authorities.map((authority) => verifyRandomness(authority, state.seed, state.randomness)));
+        const verified = await Promise.all(authorities.map((authority) => verifyRandomness(authority, wager.seed, randomness)));
         report.randomnessVerified = verified.some(Boolean);
       }
     }

@@ -12,7 +12,7 @@ import {
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { getRandomnessV2Decoder, getRandomnessV2DiscriminatorBytes } from '../protocol/oracle';
+import { fulfilledRandomness, getRandomnessV2DiscriminatorBytes } from '../protocol/oracle';
 import { drawBucket, getConfigDecoder, getPaytableDecoder, getWagerDecoder, payoutFor, type Config, type SlotHash, type Wager } from '../protocol/wager';
 
 export const SLOT_HASHES_SYSVAR = address('SysvarS1otHashes111111111111111111111111111');
@@ -59,11 +59,7 @@ export function fulfilledRequestFilter() {
 /** True when an oracle request account holds its randomness (RandomnessV2 fulfilled). */
 export function isRequestFulfilled(account: EncodedAccount, oracleProgram: Address): boolean {
   if (!account || account.owner !== oracleProgram) return false;
-  try {
-    return getRandomnessV2Decoder().decode(bytesOf(account)).request.__kind === 'Fulfilled';
-  } catch {
-    return false;
-  }
+  return fulfilledRandomness(bytesOf(account)) !== null;
 }
 
 /**
@@ -73,10 +69,10 @@ export function isRequestFulfilled(account: EncodedAccount, oracleProgram: Addre
 export async function drawnSettlement(rpc: Rpc<SolanaRpcApi>, wager: Wager, oracleProgram: Address): Promise<{ bucket: number; payout: bigint } | null> {
   const [request, paytable] = await fetchAccounts(rpc, [wager.oracleRequest, wager.paytable]);
   if (!request || request.owner !== oracleProgram || !paytable) return null;
-  const state = getRandomnessV2Decoder().decode(bytesOf(request)).request;
-  if (state.__kind !== 'Fulfilled') return null;
+  const randomness = fulfilledRandomness(bytesOf(request));
+  if (!randomness) return null;
   const table = getPaytableDecoder().decode(bytesOf(paytable));
-  const bucket = drawBucket(table, state.randomness);
+  const bucket = drawBucket(table, randomness);
   return { bucket, payout: payoutFor(wager.stake, table.buckets[bucket]!.multiplierBps) };
 }
 

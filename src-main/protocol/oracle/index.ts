@@ -2,3 +2,4 @@
 export * from '../generated/oracle';
 export * from './ed25519-instruction';
 export * from './randomness';
+export * from './request-account';
