@@ -137,6 +137,8 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
     return fail(c, 500, API_ERRORS.internal);
   });
 
+  /** Each route's path (`:param` matching one segment) and Allow, for the CORS preflight. */
+  const routeAllows: { pattern: RegExp; allow: string }[] = [];
   // CORS first, so every answer to an allowed origin (errors and 429 included) carries the header.
   const corsForAllowed = cors({
     origin: (origin) => (allowedOrigins.has(origin) ? origin : null),
@@ -147,7 +149,12 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   });
   app.use('*', async (c, next) => {
     const origin = c.req.header('origin');
-    if (origin !== undefined && allowedOrigins.has(origin)) return corsForAllowed(c, next);
+    if (origin !== undefined && allowedOrigins.has(origin)) {
+      // The CORS middleware answers the preflight itself (the route never runs): give it the route's Allow.
+      const allow = c.req.method === 'OPTIONS' ? routeAllows.find(({ pattern }) => pattern.test(c.req.path))?.allow : undefined;
+      if (allow) c.header('Allow', allow);
+      return corsForAllowed(c, next);
+    }
     // The answer depends on Origin for allowed origins: keep shared caches from mixing them up. Set
     // before the handler runs: adding a header to a finished response makes Hono rebuild it (half the
     // throughput of GET /v1/wagers/:address, measured with bench:api).
@@ -188,6 +195,7 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
       ...(handlers.POST ? ['POST'] : []),
       'OPTIONS',
     ].join(', ');
+    routeAllows.push({ pattern: new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}$`), allow });
     if (handlers.GET) app.get(path, handlers.GET);
     if (handlers.POST) app.post(path, limitBody, handlers.POST);
     app.all(path, (c) => {

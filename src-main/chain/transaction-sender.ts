@@ -18,7 +18,7 @@ import {
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { COMPUTE_BUDGET_PROGRAM_ADDRESS, getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { LAMPORTS_PER_SIGNATURE, priorityFeeLamports } from './fees';
 import type { SignatureConfirmer } from './signature-confirmer';
 
@@ -36,21 +36,44 @@ export interface SenderOptions {
   maxRebuilds?: number;
 }
 
+/** "Program <id> failed: custom program error: 0x<code>", the runtime's line for a program's own error. */
+const CUSTOM_FAILURE_LOG = /^Program (\w+) failed: custom program error: 0x([0-9a-fA-F]+)$/;
+
 /** The transaction error a simulation or a landed transaction reported, as the RPC gives it. */
 export class TransactionFailedError extends Error {
   constructor(
     readonly stage: 'simulation' | 'execution',
     readonly err: unknown,
     readonly logs: readonly string[],
+    /** The program of each top-level instruction, in transaction order (compute budget included). */
+    readonly instructionPrograms: readonly string[] = [],
   ) {
     super(`${stage} failed: ${JSON.stringify(err, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
   }
 
   /** `Custom(code)` of the failing instruction, when it was a program's own error. */
   get customCode(): number | undefined {
-    const instructionError = (this.err as { InstructionError?: [number, unknown] } | null)?.InstructionError;
-    const custom = (instructionError?.[1] as { Custom?: number | bigint } | undefined)?.Custom;
+    const custom = (this.instructionError?.[1] as { Custom?: number | bigint } | undefined)?.Custom;
     return custom === undefined ? undefined : Number(custom);
+  }
+
+  /**
+   * The program that raised `customCode`. A failure inside a CPI is reported on the top-level
+   * instruction, so the logs decide: the runtime logs the innermost failing program first. Without logs,
+   * the program of the failing top-level instruction.
+   */
+  get failingProgram(): string | undefined {
+    if (this.customCode === undefined) return undefined;
+    for (const line of this.logs) {
+      const failed = CUSTOM_FAILURE_LOG.exec(line);
+      if (failed && Number.parseInt(failed[2]!, 16) === this.customCode) return failed[1];
+    }
+    const index = this.instructionError?.[0];
+    return index === undefined ? undefined : this.instructionPrograms[Number(index)];
+  }
+
+  private get instructionError(): [number | bigint, unknown] | undefined {
+    return (this.err as { InstructionError?: [number | bigint, unknown] } | null)?.InstructionError;
   }
 }
 
@@ -89,6 +112,8 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
     );
     return { message, lifetime };
   };
+  /** The compute-budget instructions `build` puts first (their programs, for naming a failing instruction). */
+  const budgetPrograms = () => (priority > 0n ? [COMPUTE_BUDGET_PROGRAM_ADDRESS, COMPUTE_BUDGET_PROGRAM_ADDRESS] : [COMPUTE_BUDGET_PROGRAM_ADDRESS]);
 
   return {
     async send(instructions) {
@@ -98,7 +123,8 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
       const { value: simulation } = await rpc
         .simulateTransaction(unsigned, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
         .send();
-      if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
+      const programs = [...budgetPrograms(), ...instructions.map((ix) => ix.programAddress)];
+      if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? [], programs);
       const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
       const feeLamports = LAMPORTS_PER_SIGNATURE + priorityFeeLamports(priority, BigInt(unitLimit));
 
@@ -125,7 +151,7 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
           if (outcome.landed) {
             if (outcome.err) {
               const tx = await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send().catch(() => null);
-              throw new TransactionFailedError('execution', outcome.err, tx?.meta?.logMessages ?? []);
+              throw new TransactionFailedError('execution', outcome.err, tx?.meta?.logMessages ?? [], programs);
             }
             return { signature, slot: outcome.slot, unitsConsumed: simulation.unitsConsumed ?? 0n, feeLamports };
           }

@@ -6,7 +6,9 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
-import { wagerErrorName } from '../protocol/program-errors';
+import { ORACLE_PROGRAM_ADDRESS } from '../protocol/generated/oracle';
+import { WAGER_PROGRAM_ADDRESS } from '../protocol/generated/wager';
+import { customErrorName, type ErrorNamingPrograms } from '../protocol/program-errors';
 import type { Config } from '../protocol/wager';
 import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
 import type { KeeperEvents, StepOutcome } from './keeper-events';
@@ -15,11 +17,25 @@ import type { KeeperEvents, StepOutcome } from './keeper-events';
 const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'invalidLiquidityRequest']);
 /** Refusals meaning the moment is not (or no longer) right, e.g. the chain moved between read and send. */
 const TIMING_ERRORS = new Set(['notFulfilled', 'tooEarly', 'notExpired', 'requestWindowClosed', 'epochNotClosed', 'epochHasOpenWagers', 'epochNotStruck']);
+/**
+ * Refusals meaning the keeper's cached set-up (program config, oracle network state and treasury) no
+ * longer matches the chain (a new genesis, a config change): read it again before retrying.
+ */
+const STALE_SETUP_ERRORS = new Set([
+  'invalidConfig',
+  'invalidPool',
+  'invalidMint',
+  'invalidVault',
+  'invalidOracleProgram',
+  'invalidOracleAccount',
+  'oracle invalidTreasury',
+  'oracle invalidNetworkState',
+]);
 
 export type CrankResult =
   | { outcome: 'landed'; signature: string; slot: bigint }
   | { outcome: 'lost' | 'skipped'; reason: string }
-  | { outcome: 'failed'; error: string };
+  | { outcome: 'failed'; error: string; /** The refusal says the keeper's cached config or oracle is stale. */ staleSetup?: boolean };
 
 export interface CrankSenderOptions {
   sender: TransactionSender;
@@ -29,6 +45,8 @@ export interface CrankSenderOptions {
   config: () => Config | undefined;
   now: () => number;
   log?: Logger;
+  /** Whose error names apply (default: the generated wager and oracle program ids). */
+  programs?: ErrorNamingPrograms;
 }
 
 export interface CrankSender {
@@ -46,7 +64,7 @@ export function feeFor(step: CrankStep, config: Config | undefined): bigint {
   return config.liquidityFee;
 }
 
-export function createCrankSender({ sender, earnings, events, config, now, log }: CrankSenderOptions): CrankSender {
+export function createCrankSender({ sender, earnings, events, config, now, log, programs = { wager: WAGER_PROGRAM_ADDRESS, oracle: ORACLE_PROGRAM_ADDRESS } }: CrankSenderOptions): CrankSender {
   const counts = {} as Record<CrankStep, Record<StepOutcome, number>>;
   const count = (step: CrankStep, outcome: StepOutcome) => {
     counts[step] ??= { landed: 0, lost: 0, skipped: 0, failed: 0 };
@@ -73,7 +91,13 @@ export function createCrankSender({ sender, earnings, events, config, now, log }
         log?.info({ subject, step, signature: sent.signature }, `${step} landed`);
         return { outcome: 'landed', signature: sent.signature, slot: sent.slot };
       } catch (error) {
-        const name = error instanceof TransactionFailedError && error.customCode !== undefined ? wagerErrorName(error.customCode) : undefined;
+        // Named by the program that raised it: an oracle refusal inside the request's CPI is reported on
+        // the wager's instruction, with a code that means something else to the wager program.
+        const name =
+          error instanceof TransactionFailedError && error.customCode !== undefined
+            ? customErrorName(error.failingProgram, error.customCode, programs)
+            : undefined;
+        // Only the wager program's names (bare) can be a lost race or bad timing.
         if (name && (RACE_ERRORS.has(name) || TIMING_ERRORS.has(name))) {
           const outcome = RACE_ERRORS.has(name) ? 'lost' : 'skipped';
           count(step, outcome);
@@ -84,7 +108,7 @@ export function createCrankSender({ sender, earnings, events, config, now, log }
         const message = name ?? (error as Error).message;
         count(step, 'failed');
         events.emit('step', { wager: subject, step, outcome: 'failed', error: message });
-        return { outcome: 'failed', error: message };
+        return { outcome: 'failed', error: message, ...(name && STALE_SETUP_ERRORS.has(name) ? { staleSetup: true } : {}) };
       }
     },
   };

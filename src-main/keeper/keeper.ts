@@ -3,7 +3,9 @@
  * then on every slot notification moves each one forward: request randomness from open+2, settle as soon
  * as the oracle fulfilled (a filtered oracle program subscription), expire past the window, deliver parked payouts
  * with backoff. Every send is simulated first; losing a race to another keeper is normal and recorded
- * as the winner's outcome. Records live in SQLite, so a restarted keeper resumes every wager.
+ * as the winner's outcome. Records live in SQLite, so a restarted keeper resumes every wager. The program
+ * config and the oracle's treasury are read again every sweep, after an RPC outage and after a refusal
+ * that says they changed; lost subscriptions are made again once the RPC answers.
  */
 import { getAddressDecoder, getBase64Encoder, type Address, type Base64EncodedBytes, type KeyPairSigner } from '@solana/kit';
 import { EventEmitter } from 'node:events';
@@ -11,7 +13,7 @@ import type { Logger } from 'pino';
 import type { ChainConnection } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type TransactionSender } from '../chain/transaction-sender';
-import { findNetworkStatePda } from '../protocol/generated/oracle';
+import { ORACLE_PROGRAM_ADDRESS, findNetworkStatePda } from '../protocol/generated/oracle';
 import {
   WAGER_PROGRAM_ADDRESS,
   WagerStatus,
@@ -89,6 +91,8 @@ const LIQUIDITY_PASS_INTERVAL_MS = 3_000;
 const BACKOFF_MAX_MS = 60_000;
 const CLAIM_BACKOFF_BASE_MS = 10_000;
 const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
+/** The least time between two attempts to restore lost subscriptions. */
+const RESUBSCRIBE_INTERVAL_MS = 5_000;
 /** How long stop() waits for the steps in flight to land or fail. */
 const STOP_GRACE_MS = 15_000;
 /** Reads of a just-confirmed transaction: a load-balanced RPC can lag a few seconds behind (0.4 s doubling, ~6 s in all). */
@@ -138,6 +142,11 @@ export function createKeeper(options: KeeperOptions): Keeper {
 
   let config: Config | undefined;
   let oracle: { programAddress: Address; networkState: Address; treasury: Address } | undefined;
+  let genesisHash: string | undefined;
+  /** A step was refused in a way that says config or oracle changed: read them again before the next pass. */
+  let setupStale = false;
+  let setupRead: Promise<void> | undefined;
+  let subscriptionsLost = false;
   let lastTick = 0;
   let rpcError: string | undefined;
   let lamports = 0n;
@@ -211,18 +220,42 @@ export function createKeeper(options: KeeperOptions): Keeper {
     ...(rpcError ? { rpcError } : {}),
   });
 
-  const ensureSetup = async () => {
-    if (config && oracle) return;
-    config = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
-    const [networkState] = await findNetworkStatePda({ programAddress: config.oracleProgram });
+  /**
+   * Reads the program config and the oracle's network state (its treasury) again. The chain can change
+   * under a running keeper (a localnet restarted on the same ports, a config change): a keeper that kept
+   * the first ones would have every request refused (the oracle's invalidTreasury) while looking healthy.
+   */
+  const readSetup = async () => {
+    const hash = await rpc.getGenesisHash().send();
+    const nextConfig = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
+    const [networkState] = await findNetworkStatePda({ programAddress: nextConfig.oracleProgram });
     const { value } = await rpc.getAccountInfo(networkState, { encoding: 'base64', commitment: 'confirmed' }).send();
     if (!value) throw new Error(`the oracle's network state ${networkState} does not exist`);
     const bytes = getBase64Encoder().encode(value.data[0]);
     const treasury = getAddressDecoder().decode(bytes.subarray(40, 72)); // NetworkState treasury, bytes 40..72
-    oracle = { programAddress: config.oracleProgram, networkState, treasury };
+    if (genesisHash !== undefined && hash !== genesisHash) {
+      log?.warn({ rpc: connection.rpcUrl, previousGenesisHash: genesisHash, genesisHash: hash }, 'the cluster changed (new genesis hash): using its program config and oracle');
+    }
+    const previous = config && oracle ? { usdcMint: config.usdcMint, oracleProgram: oracle.programAddress, treasury: oracle.treasury } : undefined;
+    const next = { usdcMint: nextConfig.usdcMint, oracleProgram: nextConfig.oracleProgram, treasury };
+    if (previous && (Object.keys(next) as (keyof typeof next)[]).some((key) => previous[key] !== next[key])) {
+      log?.warn({ rpc: connection.rpcUrl, previous, now: next }, 'the program config or the oracle changed on chain: using the new ones');
+    }
+    const oracleProgramChanged = oracle !== undefined && oracle.programAddress !== nextConfig.oracleProgram;
+    genesisHash = hash;
+    config = nextConfig;
+    oracle = { programAddress: nextConfig.oracleProgram, networkState, treasury };
+    setupStale = false;
+    if (oracleProgramChanged) subscriptionsLost = true; // the fulfilment subscription watches the old oracle
+  };
+  /** One read at a time; callers at the same moment share it. */
+  const refreshSetup = () => (setupRead ??= readSetup().finally(() => (setupRead = undefined)));
+  const ensureSetup = async () => {
+    if (config && oracle && !setupStale) return;
+    await refreshSetup();
   };
 
-  const cranks = createCrankSender({ sender, earnings, events, config: () => config, now, log });
+  const cranks = createCrankSender({ sender, earnings, events, config: () => config, now, log, programs: { wager: program, oracle: ORACLE_PROGRAM_ADDRESS } });
   const sendCrank = cranks.send;
 
   /** Sends one step for one wager and records what happened on the wager's record. */
@@ -243,6 +276,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
         const backoff = Math.min((claim ? CLAIM_BACKOFF_BASE_MS : BACKOFF_BASE_MS) * 2 ** (attempts - 1), claim ? CLAIM_BACKOFF_MAX_MS : BACKOFF_MAX_MS);
         change(address, { attempts, lastError: `${step}: ${result.error}`, nextAttemptAt: now() + backoff });
         log?.warn({ wager: address, step, attempts, retryInMs: backoff, error: result.error }, `${step} failed; retrying later`);
+        // The refusal says what we cached is stale: the next pass reads config and oracle first.
+        if (result.staleSetup) setupStale = true;
       }
       // lost: the next pass reads the wager's new state
     } finally {
@@ -433,7 +468,9 @@ export function createKeeper(options: KeeperOptions): Keeper {
 
   const tickOnce = async () => {
     try {
-      await ensureSetup();
+      // Back from an RPC outage, the chain behind the URL may be another one (a restarted localnet).
+      if (rpcError) await refreshSetup();
+      else await ensureSetup();
       const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
       if (now() - lastBalanceCheck > 5_000) {
         lamports = (await rpc.getBalance(signer.address, { commitment: 'confirmed' }).send()).value;
@@ -475,6 +512,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       lastTick = now();
       if (rpcError) log?.info('RPC reachable again');
       rpcError = undefined;
+      if (subscriptionsLost) resubscribe();
     } catch (error) {
       const message = (error as Error).message;
       if (rpcError !== message) log?.error({ rpc: connection.rpcUrl, error: message }, 'cannot read the chain');
@@ -500,6 +538,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
   };
 
   const sweep = async () => {
+    // Every sweep (~30 s) also re-reads config and oracle: a change on chain is picked up without a failure.
+    await refreshSetup();
     const found = await rpc
       .getProgramAccounts(program, {
         encoding: 'base64',
@@ -515,12 +555,25 @@ export function createKeeper(options: KeeperOptions): Keeper {
     return added;
   };
 
+  /** The subscriptions of this run: a new set replaces a lost one (WebSocket closed, oracle program changed). */
+  let subscriptionRun: AbortController | undefined;
+  let resubscribing = false;
+  let lastResubscribe = 0;
+  const lost = (run: AbortController) => () => {
+    if (run === subscriptionRun && !run.signal.aborted) subscriptionsLost = true;
+  };
+
   const subscribe = async () => {
-    const signal = abort.signal;
+    subscriptionRun?.abort();
+    const run = new AbortController();
+    subscriptionRun = run;
+    subscriptionsLost = false;
+    const signal = AbortSignal.any([abort.signal, run.signal]);
+    const ended = lost(run);
     const slots = await subscriptions.slotNotifications().subscribe({ abortSignal: signal });
     void (async () => {
       for await (const notification of slots) if (notification) void tick();
-    })().catch(() => undefined);
+    })().catch(() => undefined).finally(ended);
     const wagers = await subscriptions
       .programNotifications(program, {
         encoding: 'base64',
@@ -533,7 +586,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
         const wager = decodeWagerAccount({ data: value.account.data, owner: value.account.owner }, program);
         if (wager?.status === WagerStatus.Open) track(value.pubkey, wager);
       }
-    })().catch(() => undefined);
+    })().catch(() => undefined).finally(ended);
     if (oracle) {
       // One subscription for all fulfilments (not one per request: a burst of thousands of requests would mean
       // thousands of subscriptions); a pass only when one of ours is fulfilled. See docs/keeper.md.
@@ -542,8 +595,29 @@ export function createKeeper(options: KeeperOptions): Keeper {
         .subscribe({ abortSignal: signal });
       void (async () => {
         for await (const { value } of fulfilments) if (awaitedRequests.has(value.pubkey)) void tick();
-      })().catch(() => undefined);
+      })().catch(() => undefined).finally(ended);
     }
+  };
+
+  /**
+   * Subscribes again once the RPC answers (called after a good pass), at most every few seconds: without
+   * it a dropped WebSocket leaves only the 1 s heartbeat and the sweep to find new wagers.
+   */
+  const resubscribe = () => {
+    if (resubscribing || !running || now() - lastResubscribe < RESUBSCRIBE_INTERVAL_MS) return;
+    resubscribing = true;
+    lastResubscribe = now();
+    void subscribe()
+      .then(() => {
+        log?.info('subscriptions restored');
+        // Wagers opened while we were not subscribed.
+        return sweep();
+      })
+      .catch((error: Error) => {
+        subscriptionsLost = true;
+        log?.warn({ error: error.message }, 'subscriptions unavailable; polling only until they can be restored');
+      })
+      .finally(() => (resubscribing = false));
   };
 
   const setUpWhenReachable = async (): Promise<void> => {
@@ -557,7 +631,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
       timers.push(retry);
       return;
     }
-    await subscribe().catch((error: Error) => log?.warn({ error: error.message }, 'subscriptions unavailable; polling only'));
+    await subscribe().catch((error: Error) => {
+      subscriptionsLost = true; // a later good pass tries again
+      log?.warn({ error: error.message }, 'subscriptions unavailable; polling only');
+    });
     await sweep().catch((error: Error) => log?.warn({ error: error.message }, 'sweep failed'));
   };
 

@@ -23,3 +23,20 @@ export const wagerErrorName = (code: number): string | undefined => WAGER_ERROR_
 
 /** The local oracle's name for `Custom(code)`, e.g. `seedInUse`; undefined for other codes. */
 export const oracleErrorName = (code: number): string | undefined => ORACLE_ERROR_NAMES.get(code);
+
+/** Which programs' error names apply: the wager program (its own names) and the local oracle (the oracle's names). */
+export interface ErrorNamingPrograms {
+  wager: string;
+  oracle: string;
+}
+
+/**
+ * A custom error named by the program that raised it: the wager program's names bare (`perWagerCap`),
+ * the local oracle's prefixed (`oracle insufficientFunds`: the same code means something else in each),
+ * any other program's as `<program id> custom error N`.
+ */
+export function customErrorName(program: string | undefined, code: number, programs: ErrorNamingPrograms): string {
+  const known = program === programs.wager ? wagerErrorName(code) : program === programs.oracle ? oracleErrorName(code) : undefined;
+  if (known) return program === programs.oracle ? `oracle ${known}` : known;
+  return `${program ?? 'unknown program'} custom error ${code}`;
+}

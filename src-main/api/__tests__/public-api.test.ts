@@ -473,6 +473,15 @@ describe('CORS', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe(CONSOLE_ORIGIN);
     expect(allowed.headers.get('access-control-allow-methods')?.split(',')).toContain('POST');
     expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toBe('content-type');
+    // docs/keeper-api.md: OPTIONS on a route answers 204 with Allow, for an allowed origin too.
+    expect(allowed.headers.get('allow')).toBe('POST, OPTIONS');
+    const wagerPreflight = await fetch(`${url}/v1/wagers/${wagerAddress}`, {
+      method: 'OPTIONS',
+      headers: { origin: CONSOLE_ORIGIN, 'access-control-request-method': 'GET' },
+    });
+    expect(wagerPreflight.status).toBe(204);
+    expect(wagerPreflight.headers.get('access-control-allow-origin')).toBe(CONSOLE_ORIGIN);
+    expect(wagerPreflight.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
 
     const other = await preflight(OTHER_ORIGIN);
     expect(corsHeaders(other)).toEqual([]);

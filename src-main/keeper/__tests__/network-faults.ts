@@ -12,16 +12,19 @@ export interface TcpProxy {
   down(): void;
   /** Accept connections again. */
   up(): void;
+  /** Cut every open connection and send new ones to `port` (a chain restarted elsewhere behind the same URL). */
+  retarget(port: number): void;
   close(): Promise<void>;
 }
 
 /** A TCP proxy on 127.0.0.1 to `targetPort` (on 127.0.0.1). */
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   let isDown = false;
+  let target = targetPort;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     if (isDown) return void client.destroy();
-    const upstream = connect(targetPort, '127.0.0.1');
+    const upstream = connect(target, '127.0.0.1');
     sockets.add(client).add(upstream);
     const drop = () => {
       client.destroy();
@@ -35,15 +38,22 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  const down = () => {
-    isDown = true;
+  const cut = () => {
     for (const socket of sockets) socket.destroy();
     sockets.clear();
+  };
+  const down = () => {
+    isDown = true;
+    cut();
   };
   return {
     url: `http://127.0.0.1:${port}`,
     down,
     up: () => void (isDown = false),
+    retarget: (port) => {
+      target = port;
+      cut();
+    },
     close: () => new Promise<void>((resolve) => (down(), server.close(() => resolve()))),
   };
 }
