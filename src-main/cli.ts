@@ -17,7 +17,7 @@ Commands:
   localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE]
       Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on --ws-port, by default
       the RPC port + 1) with both programs, a test USDC mint, paytables, pool liquidity and funded dev keys;
-      prints one JSON line {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM.
+      prints one JSON line {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM/SIGHUP.
   open [--rpc http://127.0.0.1:8899] --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
       Opens a wager on a localnet with its dev app key; prints {"wager":"<address>","beneficiary":"<address>"}.
       --beneficiary: a USDC token account, or a wallet (its associated USDC account is used, created if missing).
@@ -33,7 +33,8 @@ Commands:
       The embedded localnet (unless --rpc), the keeper with the faucet and the /v1 API together.
   inspect ADDRESS [--rpc http://127.0.0.1:8899]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
-      the randomness verifies; for a closed wager, how it ended.
+      the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
+      for a closed wager, how it ended.
   oracle-demo
       Deploys the local VRF oracle into an in-process Solana runtime (LiteSVM), requests and fulfils
       one randomness, verifies it offline and prints what happened, with compute units.
@@ -77,6 +78,28 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   '--version': version,
 };
 
+/**
+ * The usage of one command: its lines of the usage text (its synopsis and description), as
+ * `wager-keeper COMMAND ...`, and the exit codes.
+ */
+export function commandUsage(command: string): string {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`);
+  if (start < 0) return USAGE;
+  const end = lines.findIndex((line, i) => i > start && !/^ {3,}\S/.test(line));
+  const block = lines.slice(start, end < 0 ? undefined : end);
+  // Synopsis lines continue under the command's flags; the description is indented by two.
+  const synopsisIndent = ' '.repeat('Usage: wager-keeper '.length - 2);
+  const rest = block.slice(1).map((line) => (/^ {6}\S/.test(line) ? `  ${line.trimStart()}` : synopsisIndent + line));
+  return `${[`Usage: wager-keeper ${block[0]!.slice(2)}`, ...rest].join('\n')}\n\nPorts are integers 0..65535 (0: any free port). Exit codes: 0 done, 1 failed, 2 usage error.\n`;
+}
+
+/** Whether the command's arguments ask for its help (`--help` or `-h` before any `--`). */
+const asksForHelp = (args: string[]): boolean => {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+};
+
 /** Runs the command line; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -88,6 +111,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!run) {
     process.stderr.write(`wager-keeper: unknown command '${command}'\n\n${USAGE}`);
     return 2;
+  }
+  if (asksForHelp(rest)) {
+    process.stdout.write(commandUsage(command === '--version' ? 'version' : command));
+    return 0;
   }
   try {
     return await run(rest);

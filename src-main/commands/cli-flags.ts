@@ -2,6 +2,7 @@
  * What the commands share for their flags: the usage error (the CLI exits 2 for it, 1 for a failure)
  * and the checks of port numbers and other integers, so every command words them the same way.
  */
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
 /** A command line the command cannot run with: wrong, missing or conflicting flags. Exit code 2. */
 export class UsageError extends Error {}
@@ -26,4 +27,31 @@ export function integerFlag(name: string, value: string | undefined, min: number
   const parsed = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(parsed) || parsed < min) throw new UsageError(`--${name} must be an integer >= ${min} (got '${value}')`);
   return parsed;
+}
+
+/**
+ * node:util parseArgs for a command's flags, worded for people: a value that starts with a dash after a
+ * string flag is taken as that flag's value when it is a number (`--port -1` is `--port=-1`, so the
+ * flag's own check names it), and otherwise refused with a one-line usage error naming the flag.
+ */
+export function parseFlags<T extends ParseArgsOptionsConfig>(args: string[], options: T, allowPositionals = false) {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (arg === '--') {
+      joined.push(...args.slice(i));
+      break;
+    }
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && next.length > 1 && next.startsWith('-')) {
+      if (!/^-[\d.]/.test(next))
+        throw new UsageError(`--${name} needs a value (got the flag '${next}'); a value starting with a dash is written --${name}=VALUE`);
+      joined.push(`${arg}=${next}`);
+      i++;
+      continue;
+    }
+    joined.push(arg);
+  }
+  return parseArgs({ args: joined, options, allowPositionals, strict: true as const });
 }

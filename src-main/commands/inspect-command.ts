@@ -2,15 +2,18 @@
  * `wager-keeper inspect ADDRESS [--rpc URL]`: what the chain says about a wager, in words — for support
  * staff answering "what happened to my bet?". An open wager shows its status, slots, amounts and oracle
  * request (and, once fulfilled, the drawn bucket and whether the randomness verifies against the oracle's
- * fulfilment authority); a closed one shows how it ended, read from its transactions' events.
+ * fulfilment authority); a Requested or PayoutPending one also its seed and, once fulfilled and while the
+ * request account exists, its randomness in hex (`seed`, `randomnessHex`: what `verify-randomness --seed
+ * HEX --randomness HEX` takes; `verifyWith` is that command); a closed one shows how it ended, read from
+ * its transactions' events.
  */
 import { address, createSolanaRpc, getBase64Encoder, isAddress, type Address } from '@solana/kit';
-import { parseArgs } from 'node:util';
+import { Buffer } from 'node:buffer';
 import { decodeWagerAccount, isRequestFulfilled } from '../keeper/chain-view';
 import { resolveWagerOutcome } from '../keeper/outcome-resolver';
-import { fulfilledRandomness, getNetworkStateDecoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
+import { fulfilledRandomness, getNetworkStateDecoder, findNetworkStatePda, ORACLE_PROGRAM_ADDRESS, verifyRandomness } from '../protocol/oracle';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
-import { UsageError } from './cli-flags';
+import { parseFlags, UsageError } from './cli-flags';
 import {
   WAGER_PROGRAM_ADDRESS,
   decodePaytableName,
@@ -20,7 +23,10 @@ import {
   getPaytableDecoder,
   payoutFor,
   wagerStatusName,
+  WagerStatus,
 } from '../protocol/wager';
+
+const hex = (bytes: ArrayLike<number>): string => Buffer.from(Uint8Array.from(bytes)).toString('hex');
 
 /** The flags of `inspect` (the usage text in cli.ts lists each; a test checks). */
 export const INSPECT_OPTIONS = { rpc: { type: 'string', default: 'http://127.0.0.1:8899' } } as const;
@@ -32,7 +38,7 @@ async function readBytes(rpc: ReturnType<typeof createSolanaRpc>, key: Address) 
 }
 
 export async function inspectCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: INSPECT_OPTIONS });
+  const { values, positionals } = parseFlags(args, INSPECT_OPTIONS, true);
   const target = positionals[0];
   if (!target || !isAddress(target)) throw new UsageError('usage: wager-keeper inspect ADDRESS [--rpc URL] (ADDRESS: a wager account)');
   const wagerAddress = address(target);
@@ -70,27 +76,42 @@ export async function inspectCommand(args: string[]): Promise<number> {
     expirySlot: Number(wager.expirySlot),
     currentSlot: Number(slot),
   };
-  if (wager.status === 2) {
+  if (wager.status === WagerStatus.Requested || wager.status === WagerStatus.PayoutPending) {
     const configBytes = await readBytes(rpc, (await findConfigPda())[0]);
     const oracleProgram = configBytes ? getConfigDecoder().decode(configBytes.data).oracleProgram : undefined;
     const request = await readBytes(rpc, wager.oracleRequest);
     const fulfilled = oracleProgram !== undefined && isRequestFulfilled(request?.encoded ?? null, oracleProgram);
+    // RandomnessV2, or ORAO's legacy v1 account when someone requested the seed with v1 first.
+    const randomness = fulfilled && request ? fulfilledRandomness(request.data) : null;
+    const seedHex = hex(wager.seed);
     report.oracleRequest = wager.oracleRequest;
-    report.randomness = fulfilled ? 'fulfilled' : slot > wager.expirySlot ? 'never came: the wager can be expired' : 'pending';
-    if (fulfilled && request && paytable && oracleProgram) {
-      // RandomnessV2, or ORAO's legacy v1 account when someone requested the seed with v1 first.
-      const randomness = fulfilledRandomness(request.data);
-      if (randomness) {
+    report.seed = seedHex;
+    report.randomness = randomness
+      ? 'fulfilled'
+      : wager.status === WagerStatus.PayoutPending
+        ? request
+          ? 'not readable from the request account'
+          : 'no longer readable: the request account is closed'
+        : slot > wager.expirySlot
+          ? 'never came: the wager can be expired'
+          : 'pending';
+    if (randomness) {
+      // What `verify-randomness --seed HEX --randomness HEX` takes, and the command that checks it here.
+      report.randomnessHex = hex(randomness);
+      const oracleFlag = oracleProgram && oracleProgram !== ORACLE_PROGRAM_ADDRESS ? ` --oracle-program ${oracleProgram}` : '';
+      report.verifyWith = `wager-keeper verify-randomness --rpc ${values.rpc}${oracleFlag} --seed ${seedHex} --randomness ${report.randomnessHex}`;
+      if (paytable && wager.status === WagerStatus.Requested) {
         const bucket = drawBucket(paytable, randomness);
         report.drawnBucket = bucket;
         report.payoutDue = formatUsdcAmount(payoutFor(wager.stake, paytable.buckets[bucket]!.multiplierBps));
-        const network = await readBytes(rpc, (await findNetworkStatePda({ programAddress: oracleProgram }))[0]);
-        const authorities = network ? getNetworkStateDecoder().decode(network.data).fulfillmentAuthorities : [];
-        const verified = await Promise.all(authorities.map((authority) => verifyRandomness(authority, wager.seed, randomness)));
-        report.randomnessVerified = verified.some(Boolean);
       }
+      const network = await readBytes(rpc, (await findNetworkStatePda({ programAddress: oracleProgram! }))[0]);
+      const authorities = network ? getNetworkStateDecoder().decode(network.data).fulfillmentAuthorities : [];
+      const verified = await Promise.all(authorities.map((authority) => verifyRandomness(authority, wager.seed, randomness)));
+      report.randomnessVerified = verified.some(Boolean);
     }
   }
+  if (wager.status === WagerStatus.PayoutPending) report.drawnBucket = wager.bucket;
   if (wager.status === 3) report.parkedPayout = `${formatUsdcAmount(wager.payout)} waiting in the escrow until the beneficiary can receive (claim_payout)`;
   console.log(JSON.stringify(report));
   return 0;

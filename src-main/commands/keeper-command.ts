@@ -7,11 +7,10 @@
  * mainnet-beta given `--faucet-mint MINT --faucet-authority FILE` (the test USDC's mint authority).
  */
 import { address, createSolanaRpc, isAddress } from '@solana/kit';
-import { parseArgs } from 'node:util';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { loadKeeperKey } from '../secrets/keeper-key';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
-import { integerFlag, portFlag, UsageError } from './cli-flags';
+import { integerFlag, parseFlags, portFlag, UsageError } from './cli-flags';
 import { DEFAULT_API_PORT, defaultDatabasePath, startKeeperRuntime, untilSignal } from './keeper-runtime';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
@@ -43,7 +42,7 @@ export const KEEPER_OPTIONS = {
 } as const;
 
 export async function keeperCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: KEEPER_OPTIONS });
+  const { values } = parseFlags(args, KEEPER_OPTIONS);
   if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster to crank on)');
   const priorityFee = values['priority-fee'];
   if (priorityFee !== undefined && !/^\d+$/.test(priorityFee)) throw new UsageError('--priority-fee must be micro-lamports per compute unit');

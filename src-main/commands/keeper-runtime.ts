@@ -60,60 +60,101 @@ export interface KeeperRuntime {
   stop(): Promise<void>;
 }
 
+/**
+ * The one-line error of a server that cannot listen, naming the flag that chose the port.
+ * @example listenError(err, '--port', '127.0.0.1', 7300) // "--port 7300: 127.0.0.1:7300 is already in use (...)"
+ */
+export function listenError(error: unknown, flag: string, host: string, port: number): Error {
+  const code = (error as { code?: string }).code;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'is already in use (another process listens there; pick another port, or 0 for any free one)'
+      : code === 'EACCES'
+        ? 'is not allowed for this user (ports below 1024 need privileges)'
+        : code === 'EADDRNOTAVAIL'
+          ? 'is not an address of this machine'
+          : `cannot be listened on: ${(error as Error).message}`;
+  return new Error(`${flag} ${port}: ${host}:${port} ${why}`, { cause: error });
+}
+
 export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise<KeeperRuntime> {
   const logger = createLogger('keeper');
   await mkdir(dirname(options.dbPath), { recursive: true });
   const db = openDatabase(options.dbPath);
-  const connection = connectToChain(options.rpcUrl, options.wsUrl);
-  const keeper = createKeeper({
-    connection,
-    signer: options.signer,
-    db,
-    logger,
-    priorityFeeMicroLamports: options.priorityFeeMicroLamports,
-    maxInFlight: options.maxInFlight,
-  });
-  await keeper.start();
-
-  const faucet = options.faucet
-    ? createFaucet({
-        rpc: connection.rpc,
-        mint: options.faucet.mint,
-        mintAuthority: options.faucet.mintAuthority,
-        payer: options.signer,
-        db,
-        sendTransaction: async (instructions) => (await keeper.send(instructions)).signature,
-        onError: (message, error) => logger.error({ error: (error as Error)?.message }, `faucet: ${message}`),
-      })
-    : undefined;
-  // Read by the API on every request: without --cors-origin it is filled with the console's own
-  // origins once the bound port is known (with --port 0 the requested port says nothing).
-  const allowedOrigins = new Set<string>(options.corsOrigins ?? []);
-  const api = await listenPublicApi(
-    createPublicApi({
-      keeper,
-      faucet,
-      allowedOrigins,
-      onInternalError: (error, request) => logger.error({ error: (error as Error)?.message, ...request }, 'public api error'),
-    }),
-    { port: options.apiPort, host: options.apiHost },
-  );
-  if (!options.corsOrigins) for (const origin of consoleOrigins(api)) allowedOrigins.add(origin);
-  const operator = options.metricsPort === undefined ? undefined : await listenOperator(createOperatorApp(createKeeperMetrics(keeper)), options.metricsPort);
-  logger.info({ keeper: keeper.address, api: api.url, rpc: options.rpcUrl, faucet: Boolean(faucet) }, 'keeper ready');
-
-  return {
-    keeper,
-    apiUrl: api.url,
-    corsOrigins: [...allowedOrigins],
-    metricsUrl: operator?.url,
-    async stop() {
-      await api.close();
-      await new Promise<void>((resolve) => (operator ? operator.server.close(() => resolve()) : resolve()));
-      await keeper.stop();
-      db.close();
-    },
+  // What has started so far, stopped in reverse order when a later part cannot start (a port in use):
+  // the command then exits with its error instead of running half a keeper.
+  const started: (() => Promise<void> | void)[] = [() => db.close()];
+  const stopAll = async () => {
+    for (const stop of started.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        logger.error({ error: (error as Error)?.message }, 'while stopping');
+      }
+    }
   };
+  try {
+    const connection = connectToChain(options.rpcUrl, options.wsUrl);
+    const keeper = createKeeper({
+      connection,
+      signer: options.signer,
+      db,
+      logger,
+      priorityFeeMicroLamports: options.priorityFeeMicroLamports,
+      maxInFlight: options.maxInFlight,
+    });
+    started.push(() => keeper.stop());
+    await keeper.start();
+
+    const faucet = options.faucet
+      ? createFaucet({
+          rpc: connection.rpc,
+          mint: options.faucet.mint,
+          mintAuthority: options.faucet.mintAuthority,
+          payer: options.signer,
+          db,
+          sendTransaction: async (instructions) => (await keeper.send(instructions)).signature,
+          onError: (message, error) => logger.error({ error: (error as Error)?.message }, `faucet: ${message}`),
+        })
+      : undefined;
+    // Read by the API on every request: without --cors-origin it is filled with the console's own
+    // origins once the bound port is known (with --port 0 the requested port says nothing).
+    const allowedOrigins = new Set<string>(options.corsOrigins ?? []);
+    const apiHost = options.apiHost ?? '127.0.0.1';
+    const api = await listenPublicApi(
+      createPublicApi({
+        keeper,
+        faucet,
+        allowedOrigins,
+        onInternalError: (error, request) => logger.error({ error: (error as Error)?.message, ...request }, 'public api error'),
+      }),
+      { port: options.apiPort, host: options.apiHost },
+    ).catch((error: unknown) => {
+      throw listenError(error, '--port', apiHost, options.apiPort);
+    });
+    started.push(() => api.close());
+    if (!options.corsOrigins) for (const origin of consoleOrigins(api)) allowedOrigins.add(origin);
+    const metricsPort = options.metricsPort;
+    const operator =
+      metricsPort === undefined
+        ? undefined
+        : await listenOperator(createOperatorApp(createKeeperMetrics(keeper)), metricsPort).catch((error: unknown) => {
+            throw listenError(error, '--metrics-port', '127.0.0.1', metricsPort);
+          });
+    if (operator) started.push(() => new Promise<void>((resolve) => operator.server.close(() => resolve())));
+    logger.info({ keeper: keeper.address, api: api.url, rpc: options.rpcUrl, faucet: Boolean(faucet) }, 'keeper ready');
+
+    return {
+      keeper,
+      apiUrl: api.url,
+      corsOrigins: [...allowedOrigins],
+      metricsUrl: operator?.url,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }
 
 export { untilSignal } from './until-signal';

@@ -1,8 +1,16 @@
 /** `wager-keeper localnet`: the chain alone, RPC and WebSocket like a test validator. */
-import { parseArgs } from 'node:util';
 import { startLocalnet } from '../localnet/localnet';
-import { integerFlag, portFlag } from './cli-flags';
+import { integerFlag, parseFlags, portFlag } from './cli-flags';
+import { listenError } from './keeper-runtime';
 import { untilSignal } from './until-signal';
+
+/** A localnet that cannot listen: the error names the flag of the port (the WebSocket's is the RPC port + 1 by default). */
+export function localnetListenError(error: unknown, rpcPort: number, wsPort: number | undefined, wsFlag = '--ws-port'): unknown {
+  const { code, port, address } = error as { code?: string; port?: number; address?: string };
+  if (!code || port === undefined || !['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL'].includes(code)) return error;
+  const flag = port === rpcPort && rpcPort !== 0 ? '--rpc-port' : wsPort === undefined ? `${wsFlag} (by default the RPC port + 1)` : wsFlag;
+  return listenError(error, flag, address ?? '127.0.0.1', port);
+}
 
 /** The flags of `localnet` (the usage text in cli.ts lists each; a test checks). */
 export const LOCALNET_OPTIONS = {
@@ -15,14 +23,18 @@ export const LOCALNET_OPTIONS = {
 } as const;
 
 export async function localnetCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: LOCALNET_OPTIONS });
+  const { values } = parseFlags(args, LOCALNET_OPTIONS);
+  const rpcPort = portFlag('rpc-port', values['rpc-port'], 8899);
+  const wsPort = portFlag('ws-port', values['ws-port']);
   const localnet = await startLocalnet({
-    rpcPort: portFlag('rpc-port', values['rpc-port'], 8899),
-    wsPort: portFlag('ws-port', values['ws-port']),
+    rpcPort,
+    wsPort,
     slotMs: integerFlag('slot-ms', values['slot-ms'], 10, 400),
     oracleDelaySlots: integerFlag('oracle-delay-slots', values['oracle-delay-slots'], 0, 1),
     oracleStalled: values['oracle-stalled'],
     manifestPath: values.manifest,
+  }).catch((error: unknown) => {
+    throw localnetListenError(error, rpcPort, wsPort);
   });
   console.log(JSON.stringify({ event: 'ready', ...localnet.manifest }));
   await untilSignal();

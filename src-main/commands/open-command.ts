@@ -32,12 +32,11 @@ import {
   getTokenSize,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
-import { parseArgs } from 'node:util';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { getOpenWagerForApp } from '../protocol/wager';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
-import { UsageError } from './cli-flags';
+import { parseFlags, UsageError } from './cli-flags';
 
 const SYSTEM_PROGRAM_ADDRESS = '11111111111111111111111111111111';
 
@@ -70,9 +69,12 @@ async function beneficiaryAccount(rpc: Rpc<SolanaRpcApi>, target: Address, usdcM
 }
 
 export async function openCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: OPEN_OPTIONS });
+  const { values } = parseFlags(args, OPEN_OPTIONS);
   if (!values.paytable) throw new UsageError('missing --paytable NAME');
   if (!values.amount) throw new UsageError('missing --amount (like 1.00)');
+  // SPEC 2.5: a stake is a decimal amount of USDC in two-decimal form (cents), e.g. 1.00 or 2.5.
+  if (/\.\d{3,}\s*$/.test(values.amount))
+    throw new UsageError(`--amount takes at most two decimals (USDC cents, like 1.99), got '${values.amount}'`);
   let stake: bigint;
   try {
     stake = parseUsdcAmount(values.amount);

@@ -5,9 +5,8 @@
  * expire) without restarting the chain. Prints one JSON line, the oracle's state afterwards:
  * {"stalled":true|false,"pending":N} (N: randomness requests waiting for fulfilment).
  */
-import { parseArgs } from 'node:util';
 import { localOracleStatus, resumeLocalOracle, stallLocalOracle } from '../localnet/localnet-admin-client';
-import { UsageError } from './cli-flags';
+import { parseFlags, UsageError } from './cli-flags';
 
 /** The flags of `oracle` (the usage text in cli.ts lists each; a test checks). */
 export const ORACLE_OPTIONS = {
@@ -17,7 +16,7 @@ export const ORACLE_OPTIONS = {
 const ACTIONS = { stall: stallLocalOracle, resume: resumeLocalOracle, status: async () => true } as const;
 
 export async function oracleCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: ORACLE_OPTIONS });
+  const { values, positionals } = parseFlags(args, ORACLE_OPTIONS, true);
   const [action, ...extra] = positionals;
   if (action === undefined || !Object.hasOwn(ACTIONS, action) || extra.length > 0)
     throw new UsageError('usage: wager-keeper oracle stall|resume|status [--rpc URL]');

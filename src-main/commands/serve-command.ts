@@ -9,13 +9,13 @@ import { address } from '@solana/kit';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { startLocalnet, type LocalnetManifest } from '../localnet/localnet';
+import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey } from '../secrets/keeper-key';
-import { integerFlag, portFlag, UsageError } from './cli-flags';
+import { integerFlag, parseFlags, portFlag, UsageError } from './cli-flags';
 import { DEFAULT_API_PORT, defaultDatabasePath, startKeeperRuntime, untilSignal } from './keeper-runtime';
+import { localnetListenError } from './localnet-command';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
 export const SERVE_OPTIONS = {
@@ -31,7 +31,7 @@ export const SERVE_OPTIONS = {
 } as const;
 
 export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: SERVE_OPTIONS });
+  const { values } = parseFlags(args, SERVE_OPTIONS);
   // --rpc means "use that cluster", --rpc-port and --slot-ms shape the embedded one: never both.
   const EMBEDDED_ONLY = { 'rpc-port': 'sets the port of the embedded localnet', 'slot-ms': 'sets the slot time of the embedded localnet' } as const;
   for (const [name, what] of Object.entries(EMBEDDED_ONLY))
@@ -43,7 +43,28 @@ export async function serveCommand(args: string[]): Promise<number> {
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
 
-  const localnet = values.rpc ? undefined : await startLocalnet({ rpcPort, slotMs });
+  const localnet = values.rpc
+    ? undefined
+    : await startLocalnet({ rpcPort, slotMs }).catch((error: unknown) => {
+        throw localnetListenError(error, rpcPort, undefined, 'the WebSocket port');
+      });
+  let signal: string;
+  try {
+    signal = await serveUntilSignal(values, localnet, { apiPort, metricsPort });
+  } finally {
+    // Also when the keeper cannot start (e.g. --port in use): nothing keeps running, the command exits 1.
+    await localnet?.stop();
+  }
+  console.log(JSON.stringify({ event: 'stopped', signal }));
+  return 0;
+}
+
+/** Runs the keeper (on the embedded `localnet`, or on --rpc) until a signal; resolves with it once the keeper stopped. */
+async function serveUntilSignal(
+  values: { rpc?: string; host: string; 'cors-origin'?: string[]; db?: string; keypair?: string },
+  localnet: Localnet | undefined,
+  { apiPort, metricsPort }: { apiPort: number; metricsPort: number | undefined },
+): Promise<string> {
   const rpcUrl = values.rpc ?? localnet!.rpcUrl;
   const manifest: LocalnetManifest | null = localnet?.manifest ?? (await fetchLocalnetManifest(rpcUrl).catch(() => null));
   // On the embedded localnet the keeper cranks with the funded dev keeper key; elsewhere with its own key.
@@ -80,7 +101,5 @@ export async function serveCommand(args: string[]): Promise<number> {
   );
   const signal = await untilSignal();
   await runtime.stop();
-  await localnet?.stop();
-  console.log(JSON.stringify({ event: 'stopped', signal }));
-  return 0;
+  return signal;
 }

@@ -12,7 +12,6 @@ import {
   isAddress,
   type Address,
 } from '@solana/kit';
-import { parseArgs } from 'node:util';
 import {
   findFulfillingAuthority,
   findNetworkStatePda,
@@ -20,7 +19,7 @@ import {
   ORACLE_PROGRAM_ADDRESS,
   verifyRandomness,
 } from '../protocol/oracle';
-import { UsageError } from './cli-flags';
+import { parseFlags, UsageError } from './cli-flags';
 
 /** The flags of `verify-randomness` (the usage text in cli.ts lists each; a test checks). */
 export const VERIFY_RANDOMNESS_OPTIONS = {
@@ -62,7 +61,7 @@ export async function readFulfillmentAuthorities(
 }
 
 export async function verifyRandomnessCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: VERIFY_RANDOMNESS_OPTIONS });
+  const { values } = parseFlags(args, VERIFY_RANDOMNESS_OPTIONS);
   if (values.authority !== undefined && values.rpc !== undefined)
     throw new UsageError('give --authority or --rpc, not both');
   if (values.authority === undefined && values.rpc === undefined) {

@@ -7,7 +7,8 @@ import type { Keeper } from '../keeper/keeper';
 
 export function createKeeperMetrics(keeper: Keeper): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'wager_keeper_process_' });
+  // prom-client names its defaults process_* and nodejs_*: with the prefix, wager_keeper_process_cpu_seconds_total etc.
+  collectDefaultMetrics({ register: registry, prefix: 'wager_keeper_' });
   const cranks = new Counter({ name: 'wager_keeper_cranks_total', help: 'Crank transactions by step and outcome', labelNames: ['step', 'outcome'], registers: [registry] });
   const earned = new Counter({ name: 'wager_keeper_fees_received_lamports_total', help: 'Crank fees received', registers: [registry] });
   const spent = new Counter({ name: 'wager_keeper_fees_paid_lamports_total', help: 'Transaction fees paid', registers: [registry] });

@@ -73,10 +73,39 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['open', '--amount', '1.00'], /missing --paytable/],
     [['oracle', 'pause'], /usage: wager-keeper oracle stall\|resume\|status/],
     [['serve', '--no-such-flag'], /Unknown option '--no-such-flag'/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--port', '-1'], /--port must be a port number, an integer from 0 to 65535 \(got '-1'\)/],
+    [['serve', '--port', '-1'], /--port must be a port number, an integer from 0 to 65535 \(got '-1'\)/],
+    [['localnet', '--rpc-port=-5'], /--rpc-port must be a port number/],
+    [['serve', '--port', '--rpc', 'http://127.0.0.1:1'], /--port needs a value \(got the flag '--rpc'\)/],
+    [['open', '--paytable', 'dice', '--amount', '1.999'], /--amount takes at most two decimals \(USDC cents, like 1\.99\), got '1\.999'/],
+    [['open', '--paytable', 'dice', '--amount', '-1'], /--amount: '-1' is not a USDC amount/],
   ])('wager-keeper %j', (args, message) => {
     const { code, stderr, stdout } = cli(...args);
     expect(stderr).toMatch(message);
     expect(code).toBe(2);
     expect(stdout).toBe('');
+  });
+});
+
+describe('wager-keeper COMMAND --help', () => {
+  it.each([
+    ['serve', SERVE_OPTIONS],
+    ['keeper', KEEPER_OPTIONS],
+    ['localnet', LOCALNET_OPTIONS],
+    ['open', OPEN_OPTIONS],
+    ['oracle', ORACLE_OPTIONS],
+    ['inspect', INSPECT_OPTIONS],
+    ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
+    ['oracle-demo', {}],
+    ['version', {}],
+  ] as const)('%s --help prints its usage and exits 0', (command, options) => {
+    for (const flag of ['--help', '-h']) {
+      const { code, stdout, stderr } = cli(command, ...(command === 'open' ? ['--paytable', 'dice'] : []), flag);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^Usage: wager-keeper ${command}\\b`));
+      for (const name of Object.keys(options)) expect(stdout, `${command} --${name}`).toMatch(new RegExp(`--${name}\\b`));
+      expect(stdout).not.toMatch(/^ {2}(serve|keeper|localnet|open|inspect) /m); // not the whole usage text
+    }
   });
 });

@@ -1,0 +1,43 @@
+/**
+ * The keeper's Prometheus metrics as a scraper reads them: every name starts with wager_keeper_ once
+ * (prom-client's default process and Node.js metrics included), and the keeper's own series move with
+ * its events.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { Keeper } from '../../keeper/keeper';
+import { createKeeperMetrics } from '../metrics';
+
+const metricNames = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]!));
+
+describe('keeper metrics', () => {
+  it('prefixes every metric with wager_keeper_ exactly once', async () => {
+    const events = new EventEmitter();
+    const registry = createKeeperMetrics({ events } as unknown as Keeper);
+    events.emit('step', { step: 'settle', outcome: 'landed' });
+    events.emit('health', { queue: 3, lamports: 5_000n, lastTick: 1_700_000_000_000, rpcError: null });
+    const text = await registry.metrics();
+    const names = metricNames(text);
+
+    expect(names).toContain('wager_keeper_process_cpu_seconds_total');
+    expect(names).toContain('wager_keeper_process_resident_memory_bytes');
+    expect(names).toContain('wager_keeper_nodejs_heap_size_used_bytes');
+    for (const name of [
+      'wager_keeper_cranks_total',
+      'wager_keeper_fees_received_lamports_total',
+      'wager_keeper_fees_paid_lamports_total',
+      'wager_keeper_oracle_latency_slots',
+      'wager_keeper_queue',
+      'wager_keeper_balance_lamports',
+      'wager_keeper_last_tick_ms',
+      'wager_keeper_rpc_up',
+    ])
+      expect(names).toContain(name);
+    for (const name of names) {
+      expect(name).toMatch(/^wager_keeper_/);
+      expect(name).not.toMatch(/process_process|wager_keeper_wager_keeper|nodejs_nodejs/);
+    }
+    expect(text).toMatch(/^wager_keeper_cranks_total\{step="settle",outcome="landed"\} 1$/m);
+    expect(text).toMatch(/^wager_keeper_queue 3$/m);
+  });
+});
