@@ -15,13 +15,12 @@ import { LOCALNET_ORACLE_FEE } from '../../localnet/genesis';
 import { ORACLE_ERROR__INSUFFICIENT_FUNDS, ORACLE_PROGRAM_ADDRESS } from '../../protocol/generated/oracle';
 import { WAGER_ERROR__PAUSED, WAGER_ERROR__INVALID_SLOT_HASH } from '../../protocol/generated/wager';
 import { getExpireForWager, getRequestRandomnessForWager, getWagerDecoder, type Wager } from '../../protocol/wager';
-import { NETWORK_STATE_REQUEST_FEE_OFFSET } from '../../protocol/wager/fee-account-top-up';
 import type { Database } from '../../store/database';
 import { createEarningsLedger } from '../../store/earnings-ledger';
 import { fetchSlotHashes } from '../chain-view';
 import { createCrankSender, type CrankResult } from '../crank-sender';
 import type { KeeperEvents } from '../keeper-events';
-import { freshDatabase, keeperTestbed, openWager, waitFor } from './keeper-test-helpers';
+import { freshDatabase, keeperTestbed, openWager, waitFor, setOracleFee as setOracleFeeOn } from './keeper-test-helpers';
 
 const bed = keeperTestbed({ prefix: 'keeper-error-names-' });
 
@@ -39,15 +38,7 @@ afterAll(() => {
 });
 afterEach(() => setOracleFee(LOCALNET_ORACLE_FEE));
 
-/** Writes the oracle NetworkState's request_fee in the localnet's state (as keeper-oracle-fee-rise.test.ts does). */
-function setOracleFee(fee: bigint) {
-  const networkState = address(bed.localnet.manifest.oracle.networkState);
-  const account = bed.localnet.chain.svm.getAccount(networkState);
-  if (!account.exists) throw new Error('no oracle network state');
-  const data = Uint8Array.from(account.data);
-  new DataView(data.buffer).setBigUint64(NETWORK_STATE_REQUEST_FEE_OFFSET, fee, true);
-  bed.localnet.chain.svm.setAccount({ ...account, data });
-}
+const setOracleFee = (fee: bigint) => setOracleFeeOn(bed.localnet, fee);
 
 /** The keeper's sender and crank sender, paid by `caller`. */
 function crankSender() {

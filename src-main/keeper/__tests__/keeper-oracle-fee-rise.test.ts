@@ -36,7 +36,7 @@ import {
 } from '../../protocol/wager/fee-account-top-up';
 import { fetchSlotHashes } from '../chain-view';
 import { createKeeper, type Keeper } from '../keeper';
-import { freshDatabase, keeperTestbed, openWager, waitFor, wagerHistory } from './keeper-test-helpers';
+import { freshDatabase, keeperTestbed, openWager, waitFor, wagerHistory, setOracleFee as setOracleFeeOn } from './keeper-test-helpers';
 
 const TX_FEE = 5_000n;
 /** The raised oracle fee: 100x the localnet's. */
@@ -55,19 +55,7 @@ const lamportsOf = async (account: Address) =>
   (await bed.rpc.getBalance(account, { commitment: 'confirmed' }).send()).value;
 const rent = async (size: bigint) => bed.rpc.getMinimumBalanceForRentExemption(size).send();
 
-/**
- * Writes the oracle NetworkState's request_fee (bytes 72..80) directly in the localnet's LiteSVM state.
- * The local oracle has no instruction to change its fee (init_network sets it once): this stands in for the
- * oracle operator raising its fee, as ORAO's operator can on a public cluster.
- */
-function setOracleFee(fee: bigint) {
-  const networkState = address(bed.localnet.manifest.oracle.networkState);
-  const account = bed.localnet.chain.svm.getAccount(networkState);
-  if (!account.exists) throw new Error('no oracle network state');
-  const data = Uint8Array.from(account.data);
-  new DataView(data.buffer).setBigUint64(NETWORK_STATE_REQUEST_FEE_OFFSET, fee, true);
-  bed.localnet.chain.svm.setAccount({ ...account, data });
-}
+const setOracleFee = (fee: bigint) => setOracleFeeOn(bed.localnet, fee);
 
 function oracleFee(): bigint {
   const account = bed.localnet.chain.svm.getAccount(address(bed.localnet.manifest.oracle.networkState));

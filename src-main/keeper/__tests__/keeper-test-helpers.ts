@@ -44,6 +44,7 @@ import {
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { openDatabase, type Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
+import { NETWORK_STATE_REQUEST_FEE_OFFSET } from '../../protocol/wager/fee-account-top-up';
 
 export type LocalRpc = Rpc<SolanaRpcApi>;
 
@@ -371,3 +372,18 @@ export function wagerHistory(localnet: Localnet, wager: Address, program: Addres
 }
 
 export const usdcBalance = async (rpc: LocalRpc, account: Address) => BigInt((await rpc.getTokenAccountBalance(account, { commitment: 'confirmed' }).send()).value.amount);
+
+/**
+ * Writes the oracle NetworkState's request_fee (bytes 72..80) in the localnet's LiteSVM state. The local
+ * oracle has no instruction to change its fee (init_network sets it once): this stands in for the oracle
+ * operator raising its fee, as ORAO's operator can on a public cluster.
+ */
+export function setOracleFee(localnet: Localnet, fee: bigint): void {
+  const networkState = address(localnet.manifest.oracle.networkState);
+  const account = localnet.chain.svm.getAccount(networkState);
+  if (!account.exists) throw new Error('no oracle network state');
+  const data = Uint8Array.from(account.data);
+  new DataView(data.buffer).setBigUint64(NETWORK_STATE_REQUEST_FEE_OFFSET, fee, true);
+  localnet.chain.svm.setAccount({ ...account, data });
+}
+
