@@ -86,6 +86,8 @@ export interface Keeper extends KeeperService {
  */
 export const DEFAULT_MAX_IN_FLIGHT = 128;
 
+/** How a request refused by the oracle for want of funds is named (program-errors: the oracle's insufficientFunds). */
+const ORACLE_FEE_SHORTFALL = 'oracle insufficientFunds';
 const BACKOFF_BASE_MS = 2_000;
 const LIQUIDITY_PASS_INTERVAL_MS = 3_000;
 const BACKOFF_MAX_MS = 60_000;
@@ -155,6 +157,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
   let ticking: Promise<void> | undefined;
   let tickAgain = false;
   const inFlight = new Set<string>();
+  /** Wagers whose request the oracle refused for want of funds: their next request tops up the fee account. */
+  const shortFeeAccounts = new Set<string>();
   /** Oracle requests of our wagers waiting for randomness: a fulfilment of one of these wakes the loop. */
   let awaitedRequests = new Set<string>();
   /** Transactions already read from the wager histories: lookups retry, and none re-fetches what it read. */
@@ -270,6 +274,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
       }
       if (result.outcome === 'landed') {
         change(address, { ...(await onLanded(result.signature, result.slot)), attempts: 0, lastError: null, nextAttemptAt: 0 });
+      } else if (result.outcome === 'failed' && step === 'request' && result.error === ORACLE_FEE_SHORTFALL && !shortFeeAccounts.has(address)) {
+        // The oracle's fee rose since the open: the next pass (no backoff) sends the request with a top-up.
+        shortFeeAccounts.add(address);
+        change(address, { lastError: `${step}: ${result.error} (the oracle's fee rose since the open; topping up)`, nextAttemptAt: 0 });
       } else if (result.outcome === 'failed') {
         const attempts = (records.get(address)?.attempts ?? 0) + 1;
         const claim = step === 'claim_payout';
@@ -424,8 +432,10 @@ export function createKeeper(options: KeeperOptions): Keeper {
           'request',
           address,
           async () => {
-            // With the fee account short (the oracle raised its fee since the open), a top-up from our key comes first.
-            const built = await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes, feeAccountFunding: { rpc, config: programConfig } });
+            // Once the oracle refused for want of funds (its fee rose since the open), the fee account is checked
+            // and a top-up from our key comes first; the usual request costs no extra RPC call.
+            const funding = shortFeeAccounts.has(address) ? { rpc, config: programConfig } : undefined;
+            const built = await getRequestRandomnessForWager({ ...context, oracle: endpoint, slotHashes: hashes, feeAccountFunding: funding });
             oracleRequest = built.oracleRequest;
             if (built.topUp) {
               const { needs } = built.topUp;
@@ -437,6 +447,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
             return built.instructions;
           },
           async (signature, landedSlot) => {
+            shortFeeAccounts.delete(address);
             if (oracleRequest) awaitedRequests.add(oracleRequest);
             return { state: 'requested', requestSignature: signature, requestedSlot: Number(landedSlot), oracleRequest };
           },
