@@ -99,7 +99,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
       // What `verify-randomness --seed HEX --randomness HEX` takes, and the command that checks it here.
       report.randomnessHex = hex(randomness);
       const oracleFlag = oracleProgram && oracleProgram !== ORACLE_PROGRAM_ADDRESS ? ` --oracle-program ${oracleProgram}` : '';
-      report.verifyWith = `wager-keeper verify-randomness --rpc ${values.rpc}${oracleFlag} --seed ${seedHex} --randomness ${report.randomnessHex}`;
+      report.verifyWith = `npx wager-keeper verify-randomness --rpc ${values.rpc}${oracleFlag} --seed ${seedHex} --randomness ${report.randomnessHex}`;
       if (paytable && wager.status === WagerStatus.Requested) {
         const bucket = drawBucket(paytable, randomness);
         report.drawnBucket = bucket;

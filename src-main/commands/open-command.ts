@@ -73,8 +73,8 @@ export async function openCommand(args: string[]): Promise<number> {
   if (!values.paytable) throw new UsageError('missing --paytable NAME');
   if (!values.amount) throw new UsageError('missing --amount (like 1.00)');
   // SPEC 2.5: a stake is a decimal amount of USDC in two-decimal form (cents), e.g. 1.00 or 2.5.
-  if (/\.\d{3,}\s*$/.test(values.amount))
-    throw new UsageError(`--amount takes at most two decimals (USDC cents, like 1.99), got '${values.amount}'`);
+  if (!/^\s*\d+(\.\d{1,2})?\s*$/.test(values.amount))
+    throw new UsageError(`--amount is a USDC amount with at most two decimals (like 1.99), got '${values.amount}'`);
   let stake: bigint;
   try {
     stake = parseUsdcAmount(values.amount);

@@ -77,8 +77,8 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['serve', '--port', '-1'], /--port must be a port number, an integer from 0 to 65535 \(got '-1'\)/],
     [['localnet', '--rpc-port=-5'], /--rpc-port must be a port number/],
     [['serve', '--port', '--rpc', 'http://127.0.0.1:1'], /--port needs a value \(got the flag '--rpc'\)/],
-    [['open', '--paytable', 'dice', '--amount', '1.999'], /--amount takes at most two decimals \(USDC cents, like 1\.99\), got '1\.999'/],
-    [['open', '--paytable', 'dice', '--amount', '-1'], /--amount: '-1' is not a USDC amount/],
+    [['open', '--paytable', 'dice', '--amount', '1.999'], /--amount is a USDC amount with at most two decimals \(like 1\.99\), got '1\.999'/],
+    [['open', '--paytable', 'dice', '--amount', '-1'], /--amount is a USDC amount with at most two decimals \(like 1\.99\), got '-1'/],
   ])('wager-keeper %j', (args, message) => {
     const { code, stderr, stdout } = cli(...args);
     expect(stderr).toMatch(message);

@@ -98,7 +98,7 @@ describe('wager-keeper inspect', () => {
       drawnBucket: 0,
       parkedPayout: expect.stringMatching(/^0\.97\d* waiting in the escrow/),
     });
-    expect(report.verifyWith).toBe(`wager-keeper verify-randomness --rpc ${localnet.rpcUrl} --seed ${String(report.seed)} --randomness ${String(report.randomnessHex)}`);
+    expect(report.verifyWith).toBe(`npx wager-keeper verify-randomness --rpc ${localnet.rpcUrl} --seed ${String(report.seed)} --randomness ${String(report.randomnessHex)}`);
     const verified = await run(process.execPath, [bin, 'verify-randomness', '--rpc', localnet.rpcUrl, '--seed', String(report.seed), '--randomness', String(report.randomnessHex)]);
     expect(JSON.parse(verified.stdout)).toMatchObject({ valid: true });
   });

@@ -133,7 +133,7 @@ describe.skipIf(process.platform !== 'linux')('bin/wager-keeper.js re-running it
   it("exits with the command's exit code", async () => {
     const usage = startCli(['open', '--amount', '1.999', '--paytable', 'dice'], reexec);
     expect((await usage.exited)[0]).toBe(2);
-    expect(usage.output.stderr).toMatch(/--amount takes at most two decimals/);
+    expect(usage.output.stderr).toMatch(/--amount is a USDC amount with at most two decimals/);
     const help = startCli(['open', '--help'], reexec);
     expect((await help.exited)[0]).toBe(0);
     expect(help.output.stdout).toMatch(/^Usage: wager-keeper open /);
