@@ -32,7 +32,9 @@ import {
   getTokenSize,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
+import { TransactionFailedError } from '../chain/transaction-sender';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
+import { customErrorName } from '../protocol/program-errors';
 import { getOpenWagerForApp } from '../protocol/wager';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
@@ -114,7 +116,16 @@ export async function openCommand(args: string[]): Promise<number> {
     (m) => appendTransactionMessageInstructions([...beneficiary.create, instruction], m),
   );
   const signed = await signTransactionMessageWithSigners(message);
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
+  const wire = getBase64EncodedWireTransaction(signed);
+  // Simulated first so that a refusal names its reason (e.g. perWagerCap), not just "simulation failed".
+  const { value: simulation } = await rpc.simulateTransaction(wire, { encoding: 'base64', commitment: 'confirmed' }).send();
+  if (simulation.err) {
+    const failure = new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
+    const programs = { wager: address(manifest.programs.wager), oracle: address(manifest.programs.oracle) };
+    const reason = failure.customCode === undefined ? failure.message : customErrorName(failure.failingProgram, failure.customCode, programs);
+    throw new Error(`the wager was not opened: ${reason}`);
+  }
+  await rpc.sendTransaction(wire, { encoding: 'base64' }).send();
   console.log(JSON.stringify({ wager, beneficiary: beneficiary.account }));
   return 0;
 }

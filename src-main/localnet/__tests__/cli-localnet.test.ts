@@ -230,6 +230,12 @@ describe('wager-keeper localnet', () => {
     expect(program.stderr).toMatch(/is an account of program .*: give a wallet or a USDC token account/);
   });
 
+  it('`open` with a stake the pool cannot back says why: the program refuses it with perWagerCap (exit 1)', () => {
+    const tooBig = cli('open', '--rpc', ready.rpcUrl, '--paytable', 'coin-flip', '--amount', '99999');
+    expect(tooBig.code).toBe(1);
+    expect(tooBig.stderr).toMatch(/the wager was not opened: perWagerCap/);
+  });
+
   it('`wager-keeper oracle stall|status|resume` stalls and resumes the running oracle, printing one JSON line each', () => {
     const oracle = (action: string) => {
       const result = cli('oracle', action, '--rpc', ready.rpcUrl);
