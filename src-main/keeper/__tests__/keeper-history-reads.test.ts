@@ -7,7 +7,7 @@
  */
 import { type Address } from '@solana/kit';
 import { getFreezeAccountInstruction } from '@solana-program/token';
-import { createServer, type Server } from 'node:http';
+import { startTransactionHidingRpc, type TransactionHidingRpc } from './network-faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import {
@@ -23,53 +23,12 @@ import {
 /** Looks for the settle transaction of a parked payout the keeper did not send (keeper.ts LOOKUP_ATTEMPTS). */
 const LOOKUPS = 5;
 
-/** A JSON-RPC proxy to `target` counting getTransaction calls per signature; `hidden` is answered null. */
-async function startCountingRpc(target: string) {
-  const reads = new Map<string, number>();
-  let hidden: string | undefined;
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      void (async () => {
-        const body = Buffer.concat(chunks).toString();
-        const call = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
-        if (call.method === 'getTransaction') {
-          const signature = String(call.params?.[0]);
-          reads.set(signature, (reads.get(signature) ?? 0) + 1);
-          if (signature === hidden) {
-            response
-              .writeHead(200, { 'content-type': 'application/json' })
-              .end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
-            return;
-          }
-        }
-        const upstream = await fetch(target, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        response
-          .writeHead(upstream.status, { 'content-type': 'application/json' })
-          .end(await upstream.text());
-      })().catch(() => response.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    hide: (signature: string) => (hidden = signature),
-    readsOf: (signature: string) => reads.get(signature) ?? 0,
-    close: () =>
-      new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
 
 const bed = keeperTestbed({ prefix: 'keeper-history-reads-' });
-let counting: Awaited<ReturnType<typeof startCountingRpc>>;
+let counting: TransactionHidingRpc;
 
 beforeAll(async () => {
-  counting = await startCountingRpc(bed.localnet.rpcUrl);
+  counting = await startTransactionHidingRpc(bed.localnet.rpcUrl);
 });
 afterAll(async () => {
   await counting?.close();
@@ -109,7 +68,7 @@ describe('reading a wager history again', () => {
     const settle = history.find((h) => h.events.some((e) => e.name === 'WagerSettled'))!.signature;
     const others = history.filter((h) => h.signature !== settle).map((h) => h.signature);
     expect(others.length).toBeGreaterThanOrEqual(2); // the opening and the request
-    counting.hide(settle);
+    counting.hideWhile((signature) => signature === settle);
 
     const { keeper } = await keeperOn('looking', counting.url);
     await keeper.start();

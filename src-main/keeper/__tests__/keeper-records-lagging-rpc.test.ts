@@ -6,7 +6,7 @@
  */
 import { type Address } from '@solana/kit';
 import { getFreezeAccountInstruction } from '@solana-program/token';
-import { createServer, type Server } from 'node:http';
+import { startTransactionHidingRpc, type TransactionHidingRpc } from './network-faults';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Keeper } from '../keeper';
@@ -21,49 +21,12 @@ import {
   wagerHistory,
 } from './keeper-test-helpers';
 
-/** A JSON-RPC proxy to `target` that hides transactions from getTransaction while `hide(signature, readNumber)` says so. */
-async function startLaggingRpc(target: string) {
-  const reads = new Map<string, number>();
-  const hiddenReads = new Map<string, number>();
-  let hide: (signature: string, read: number) => boolean = () => false;
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      void (async () => {
-        const body = Buffer.concat(chunks).toString();
-        const call = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
-        if (call.method === 'getTransaction') {
-          const signature = String(call.params?.[0]);
-          const read = (reads.get(signature) ?? 0) + 1;
-          reads.set(signature, read);
-          if (hide(signature, read)) {
-            hiddenReads.set(signature, (hiddenReads.get(signature) ?? 0) + 1);
-            response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
-            return;
-          }
-        }
-        const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
-      })().catch(() => response.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    hideWhile(rule: typeof hide) {
-      hide = rule;
-    },
-    hiddenReadsOf: (signature: string) => hiddenReads.get(signature) ?? 0,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
 
 const bed = keeperTestbed({ prefix: 'keeper-lagging-' });
-let lagging: Awaited<ReturnType<typeof startLaggingRpc>>;
+let lagging: TransactionHidingRpc;
 
 beforeAll(async () => {
-  lagging = await startLaggingRpc(bed.localnet.rpcUrl);
+  lagging = await startTransactionHidingRpc(bed.localnet.rpcUrl);
 });
 afterAll(async () => {
   await lagging?.close();
