@@ -28,7 +28,16 @@ const NETWORK_ERROR_CODES = new Set([
  * @example
  * isChainReadError(await fetch('http://127.0.0.1:1').catch((e) => e)) // true: connection refused
  */
+/**
+ * The keeper is not running at this moment (the console is switching clusters, or the last start failed):
+ * answered like an unreadable chain, 503 with Retry-After, since it passes on its own or once fixed.
+ */
+export class KeeperUnavailableError extends Error {
+  override name = 'KeeperUnavailableError';
+}
+
 export function isChainReadError(error: unknown): boolean {
+  if (error instanceof KeeperUnavailableError) return true;
   if (isSolanaError(error)) {
     const code = error.context.__code as number;
     // The JSON-RPC server-error range (-32099..-32000: node unhealthy, behind, slot skipped...) and -32603

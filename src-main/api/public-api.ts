@@ -80,8 +80,11 @@ export const notAWagerError = (address: string): string =>
 
 export interface PublicApiOptions {
   keeper: KeeperService;
-  /** Test network only: without it the faucet routes do not exist (404). */
-  faucet?: FaucetService;
+  /**
+   * Test network only: without it the faucet routes do not exist (404). A function is asked on every
+   * request (the console switches clusters under a running API; a cluster without a faucet answers 404).
+   */
+  faucet?: FaucetService | (() => FaucetService | undefined);
   /**
    * Browser origins allowed by CORS, e.g. the console's own origin. An array is copied; a Set is read on
    * every request (the runtime adds the console's origin to it once it knows the bound port).
@@ -111,7 +114,9 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   const allowedOrigins: ReadonlySet<string> =
     options.allowedOrigins instanceof Set ? options.allowedOrigins : new Set(options.allowedOrigins);
   const limiter = createRateLimiter(now);
-  const { keeper, faucet } = options;
+  const { keeper } = options;
+  const faucetOption = options.faucet;
+  const currentFaucet = typeof faucetOption === 'function' ? faucetOption : () => faucetOption;
 
   // Clients poll the same wager over and over: remember addresses already checked (a base58 decode each).
   const checkedAddresses = new Set<string>();
@@ -233,10 +238,15 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
 
   route('/v1/health', { GET: async (c) => c.json(await keeper.health(), 200) });
 
-  if (faucet) {
+  if (faucetOption) {
     route('/v1/faucet', {
-      GET: (c) => c.json(faucet.status(), 200),
+      GET: (c) => {
+        const faucet = currentFaucet();
+        return faucet ? c.json(faucet.status(), 200) : fail(c, 404, API_ERRORS.notFound);
+      },
       POST: async (c) => {
+        const faucet = currentFaucet();
+        if (!faucet) return fail(c, 404, API_ERRORS.notFound);
         const body = await readJsonBody(c);
         if (!body.ok) return fail(c, 400, API_ERRORS.notJson);
         const owner = field(body.value, 'owner');

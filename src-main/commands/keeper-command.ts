@@ -8,10 +8,10 @@
  */
 import { address, createSolanaRpc, isAddress } from '@solana/kit';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { loadKeeperKey } from '../secrets/keeper-key';
-import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
+import { readKeypairFile } from '../secrets/keypair-bytes';
 import { integerFlag, parseFlags, portFlag, UsageError } from './cli-flags';
-import { DEFAULT_API_PORT, defaultDatabasePath, startKeeperRuntime, untilSignal } from './keeper-runtime';
+import { runConsoleHost } from './console-host';
+import { DEFAULT_API_PORT } from './keeper-runtime';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
@@ -39,6 +39,7 @@ export const KEEPER_OPTIONS = {
   'faucet-mint': { type: 'string' },
   'max-in-flight': { type: 'string' },
   'faucet-authority': { type: 'string' },
+  'no-console': { type: 'boolean' },
 } as const;
 
 export async function keeperCommand(args: string[]): Promise<number> {
@@ -52,38 +53,32 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const apiPort = portFlag('port', values.port, DEFAULT_API_PORT);
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
-  const key = await loadKeeperKey({ keypairFile: values.keypair });
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
-  const faucet = localnet
-    ? { mint: address(localnet.usdcMint), mintAuthority: await keypairFromBytes(localnet.mintAuthority) }
-    : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
-  const runtime = await startKeeperRuntime({
-    rpcUrl: values.rpc,
-    wsUrl: values.ws ?? localnet?.wsUrl,
-    signer: key.signer,
-    dbPath: values.db ?? defaultDatabasePath(),
-    apiPort,
-    apiHost: values.host,
-    metricsPort,
-    priorityFeeMicroLamports: priorityFee === undefined ? undefined : BigInt(priorityFee),
-    corsOrigins: values['cors-origin'],
-    maxInFlight,
-    faucet,
-  });
-  console.log(
-    JSON.stringify({
-      event: 'ready',
-      api: runtime.apiUrl,
-      keeper: runtime.keeper.address,
-      keySource: key.source,
+  // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
+  const faucet = localnet ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
+  return runConsoleHost({
+    console: !values['no-console'],
+    devKeyOnLocalnet: false,
+    flags: {
+      cluster: { kind: 'rpc', rpcUrl: values.rpc, wsUrl: values.ws ?? null },
+      dbPath: values.db,
+      keypairFile: values.keypair,
+      apiPort,
+      apiHost: values.host,
+      corsOrigins: values['cors-origin'],
+      metricsPort,
+      ...(priorityFee === undefined ? {} : { priorityFeeMicroLamports: Number(priorityFee) }),
+      ...(maxInFlight === undefined ? {} : { maxInFlight }),
+      ...(faucet ? { faucet } : {}),
+    },
+    readyLine: (described) => ({
+      api: described.apiUrl,
+      keeper: described.keeper,
+      keySource: described.keySource,
       rpcUrl: values.rpc,
-      faucet: Boolean(faucet),
-      corsOrigins: runtime.corsOrigins,
-      ...(runtime.metricsUrl ? { metrics: `${runtime.metricsUrl}/metrics` } : {}),
+      faucet: described.faucet,
+      corsOrigins: described.corsOrigins,
+      ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
     }),
-  );
-  const signal = await untilSignal();
-  await runtime.stop();
-  console.log(JSON.stringify({ event: 'stopped', signal }));
-  return 0;
+  });
 }

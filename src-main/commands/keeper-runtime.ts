@@ -3,17 +3,19 @@
  * networks, public /v1 API, operator metrics) for the `keeper` and `serve` commands, and stops it cleanly.
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
+import type { Logger } from 'pino';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createPublicApi, listenPublicApi } from '../api/public-api';
-import { connectToChain } from '../chain/rpc-connection';
+import { connectToChain, type ChainConnection } from '../chain/rpc-connection';
+import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
 import { createKeeper, type Keeper } from '../keeper/keeper';
 import { createLogger } from '../logging';
 import { createKeeperMetrics } from '../operator/metrics';
 import { createOperatorApp, listenOperator } from '../operator/operator-server';
-import { openDatabase } from '../store/database';
+import { openDatabase, type Database } from '../store/database';
 
 export const DEFAULT_API_PORT = 7300;
 
@@ -77,22 +79,35 @@ export function listenError(error: unknown, flag: string, host: string, port: nu
   return new Error(`${flag} ${port}: ${host}:${port} ${why}`, { cause: error });
 }
 
-export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise<KeeperRuntime> {
-  const logger = createLogger('keeper');
+export interface KeeperCoreOptions {
+  rpcUrl: string;
+  wsUrl?: string;
+  signer: KeyPairSigner;
+  dbPath: string;
+  priorityFeeMicroLamports?: bigint;
+  maxInFlight?: number;
+  faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+  /** Start with the crank loop paused (the console's saved choice). */
+  paused?: boolean;
+  logger?: Logger;
+}
+
+/** The keeper without its HTTP surfaces: store, chain connection, crank loop and the faucet on test networks. */
+export interface KeeperCore {
+  keeper: Keeper;
+  faucet?: FaucetService;
+  db: Database;
+  connection: ChainConnection;
+  stop(): Promise<void>;
+}
+
+/** Starts store, keeper loop and faucet; stops what started when a later part cannot start. */
+export async function startKeeperCore(options: KeeperCoreOptions): Promise<KeeperCore> {
+  const logger = options.logger ?? createLogger('keeper');
   await mkdir(dirname(options.dbPath), { recursive: true });
   const db = openDatabase(options.dbPath);
-  // What has started so far, stopped in reverse order when a later part cannot start (a port in use):
-  // the command then exits with its error instead of running half a keeper.
   const started: (() => Promise<void> | void)[] = [() => db.close()];
-  const stopAll = async () => {
-    for (const stop of started.splice(0).reverse()) {
-      try {
-        await stop();
-      } catch (error) {
-        logger.error({ error: (error as Error)?.message }, 'while stopping');
-      }
-    }
-  };
+  const stop = () => stopInReverse(started, logger);
   try {
     const connection = connectToChain(options.rpcUrl, options.wsUrl);
     const keeper = createKeeper({
@@ -103,9 +118,9 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
       priorityFeeMicroLamports: options.priorityFeeMicroLamports,
       maxInFlight: options.maxInFlight,
     });
+    if (options.paused) keeper.setPaused(true);
     started.push(() => keeper.stop());
     await keeper.start();
-
     const faucet = options.faucet
       ? createFaucet({
           rpc: connection.rpc,
@@ -117,6 +132,33 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
           onError: (message, error) => logger.error({ error: (error as Error)?.message }, `faucet: ${message}`),
         })
       : undefined;
+    return { keeper, faucet, db, connection, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Runs the stop functions newest first; one that fails is logged and the rest still run. */
+export async function stopInReverse(started: (() => Promise<void> | void)[], logger: Logger): Promise<void> {
+  for (const stop of started.splice(0).reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      logger.error({ error: (error as Error)?.message }, 'while stopping');
+    }
+  }
+}
+
+export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise<KeeperRuntime> {
+  const logger = createLogger('keeper');
+  // What has started so far, stopped in reverse order when a later part cannot start (a port in use):
+  // the command then exits with its error instead of running half a keeper.
+  const core = await startKeeperCore({ ...options, logger });
+  const started: (() => Promise<void> | void)[] = [() => core.stop()];
+  const stopAll = () => stopInReverse(started, logger);
+  try {
+    const { keeper, faucet } = core;
     // Read by the API on every request: without --cors-origin it is filled with the console's own
     // origins once the bound port is known (with --port 0 the requested port says nothing).
     const allowedOrigins = new Set<string>(options.corsOrigins ?? []);

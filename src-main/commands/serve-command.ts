@@ -1,21 +1,13 @@
 /**
  * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
- *   [--db FILE] [--keypair FILE] [--metrics-port N]`
- * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, and the
- * /v1 API; prints one ready line with `api`, `rpcUrl` and the localnet manifest. The API binds 127.0.0.1
- * unless --host says otherwise; CORS as for `keeper` (by default the console's own origin).
+ *   [--db FILE] [--keypair FILE] [--metrics-port N] [--no-console]`
+ * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API
+ * and the operator console (UI + operator API, loopback only, per-run token); prints one ready line with
+ * `api`, `rpcUrl`, the localnet manifest and the `console` URL. The API binds 127.0.0.1 unless --host.
  */
-import { address } from '@solana/kit';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
-import { keypairFromBytes } from '../secrets/keypair-bytes';
-import { loadKeeperKey } from '../secrets/keeper-key';
-import { integerFlag, parseFlags, portFlag, UsageError } from './cli-flags';
-import { DEFAULT_API_PORT, defaultDatabasePath, startKeeperRuntime, untilSignal } from './keeper-runtime';
-import { localnetListenError } from './localnet-command';
+import { parseFlags, portFlag, integerFlag, UsageError } from './cli-flags';
+import { DEFAULT_API_PORT } from './keeper-runtime';
+import { runConsoleHost } from './console-host';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
 export const SERVE_OPTIONS = {
@@ -28,6 +20,7 @@ export const SERVE_OPTIONS = {
   db: { type: 'string' },
   keypair: { type: 'string' },
   'metrics-port': { type: 'string' },
+  'no-console': { type: 'boolean' },
 } as const;
 
 export async function serveCommand(args: string[]): Promise<number> {
@@ -42,64 +35,34 @@ export async function serveCommand(args: string[]): Promise<number> {
   const rpcPort = portFlag('rpc-port', values['rpc-port'], 8899);
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
-
-  const localnet = values.rpc
-    ? undefined
-    : await startLocalnet({ rpcPort, slotMs }).catch((error: unknown) => {
-        throw localnetListenError(error, rpcPort, undefined, 'the WebSocket port');
-      });
-  let signal: string;
-  try {
-    signal = await serveUntilSignal(values, localnet, { apiPort, metricsPort });
-  } finally {
-    // Also when the keeper cannot start (e.g. --port in use): nothing keeps running, the command exits 1.
-    await localnet?.stop();
-  }
-  console.log(JSON.stringify({ event: 'stopped', signal }));
-  return 0;
-}
-
-/** Runs the keeper (on the embedded `localnet`, or on --rpc) until a signal; resolves with it once the keeper stopped. */
-async function serveUntilSignal(
-  values: { rpc?: string; host: string; 'cors-origin'?: string[]; db?: string; keypair?: string },
-  localnet: Localnet | undefined,
-  { apiPort, metricsPort }: { apiPort: number; metricsPort: number | undefined },
-): Promise<string> {
-  const rpcUrl = values.rpc ?? localnet!.rpcUrl;
-  const manifest: LocalnetManifest | null = localnet?.manifest ?? (await fetchLocalnetManifest(rpcUrl).catch(() => null));
-  // On the embedded localnet the keeper cranks with the funded dev keeper key; elsewhere with its own key.
-  const signer = values.keypair || !manifest ? (await loadKeeperKey({ keypairFile: values.keypair })).signer : await keypairFromBytes(manifest.devKeys.keeper.keypair);
-  // A fresh store per embedded localnet (its chain starts from genesis every time); against a cluster
-  // given by --rpc, the keeper's usual file, so that a restart resumes every wager.
-  const dbPath =
-    values.db ?? (localnet ? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db') : defaultDatabasePath());
-  const runtime = await startKeeperRuntime({
-    rpcUrl,
-    wsUrl: manifest?.wsUrl,
-    signer,
-    dbPath,
-    apiPort,
-    apiHost: values.host,
-    corsOrigins: values['cors-origin'],
-    metricsPort,
-    faucet: manifest ? { mint: address(manifest.usdcMint), mintAuthority: await keypairFromBytes(manifest.mintAuthority) } : undefined,
+  return runConsoleHost({
+    console: !values['no-console'],
+    devKeyOnLocalnet: true,
+    flags: {
+      ...(values.rpc ? { cluster: { kind: 'rpc' as const, rpcUrl: values.rpc, wsUrl: null } } : {}),
+      embeddedRpcPort: rpcPort,
+      embeddedSlotMs: slotMs,
+      dbPath: values.db,
+      keypairFile: values.keypair || undefined,
+      apiPort,
+      apiHost: values.host,
+      corsOrigins: values['cors-origin'],
+      metricsPort,
+    },
+    readyLine: (described) => {
+      const manifest = described.manifest;
+      return {
+        api: described.apiUrl,
+        rpcUrl: described.rpcUrl,
+        keeper: described.keeper,
+        db: described.db,
+        corsOrigins: described.corsOrigins,
+        ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
+        // A public subset: its keeper cranks with the dev keeper key, which it does not print; no mint authority.
+        manifest: manifest
+          ? { programs: manifest.programs, usdcMint: manifest.usdcMint, paytables: manifest.paytables, wsUrl: manifest.wsUrl, devKeys: { app: manifest.devKeys.app } }
+          : null,
+      };
+    },
   });
-  const publicManifest = manifest
-    ? { programs: manifest.programs, usdcMint: manifest.usdcMint, paytables: manifest.paytables, wsUrl: manifest.wsUrl, devKeys: { app: manifest.devKeys.app } }
-    : null;
-  console.log(
-    JSON.stringify({
-      event: 'ready',
-      api: runtime.apiUrl,
-      rpcUrl,
-      keeper: runtime.keeper.address,
-      db: dbPath,
-      corsOrigins: runtime.corsOrigins,
-      ...(runtime.metricsUrl ? { metrics: `${runtime.metricsUrl}/metrics` } : {}),
-      manifest: publicManifest,
-    }),
-  );
-  const signal = await untilSignal();
-  await runtime.stop();
-  return signal;
 }

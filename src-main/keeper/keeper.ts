@@ -77,6 +77,12 @@ export interface Keeper extends KeeperService {
   counters(): Record<CrankStep, Record<StepOutcome, number>>;
   /** Sends other instructions with the keeper's key and sender (the faucet uses it). */
   send: TransactionSender['send'];
+  /**
+   * Pauses or resumes cranking: while paused no new crank is sent (wagers are still found and tracked,
+   * and cranks already in flight finish). The console saves the choice so that it survives a restart.
+   */
+  setPaused(paused: boolean): void;
+  isPaused(): boolean;
 }
 
 /** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
@@ -107,7 +113,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The keeper state a wager starts in, from its status on chain (spec 3.2). */
 function initialRecord(wager: Wager | null): WagerRecordChanges & { state: KeeperState } {
-  const slots = { openSlot: wager ? Number(wager.openSlot) : null, expirySlot: wager ? Number(wager.expirySlot) : null };
+  const slots = {
+    openSlot: wager ? Number(wager.openSlot) : null,
+    expirySlot: wager ? Number(wager.expirySlot) : null,
+    ...(wager ? { paytable: wager.paytable as string, stake: wager.stake.toString() } : {}),
+  };
   if (wager?.status === WagerStatus.Requested) return { ...slots, state: 'requested', oracleRequest: wager.oracleRequest };
   if (wager?.status === WagerStatus.PayoutPending) {
     return { ...slots, state: 'settled', bucket: wager.bucket, payout: wager.payout.toString(), payoutPending: true };
@@ -154,6 +164,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   let lamports = 0n;
   let lastBalanceCheck = 0;
   let running = false;
+  let paused = false;
   let ticking: Promise<void> | undefined;
   let tickAgain = false;
   const inFlight = new Set<string>();
@@ -390,7 +401,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
 
   const launch = (work: () => Promise<void>) => {
     // A pass that started before stop() (a late slot notification) must not send anything new after it.
-    if (!running) return;
+    if (!running || paused) return;
     // Fix: remember each step in flight so that stop() can let it finish (see stop()).
     const step = work().catch((error: Error) => void log?.error({ error: error.message }, 'crank step crashed'));
     steps.add(step);
@@ -404,7 +415,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
       return launch(() => resolveClosed(record));
     }
     const context = { caller: signer, wagerAddress: address, wager, programAddress: program };
-    if (record.openSlot === null) change(address, { openSlot: Number(wager.openSlot), expirySlot: Number(wager.expirySlot) });
+    if (record.openSlot === null || record.paytable === null)
+      change(address, { openSlot: Number(wager.openSlot), expirySlot: Number(wager.expirySlot), paytable: wager.paytable, stake: wager.stake.toString() });
 
     if (wager.status === WagerStatus.PayoutPending) {
       if (record.state !== 'settled' || !record.payoutPending) {
@@ -513,7 +525,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       }
       // The liquidity side runs beside the wagers and never holds up their pass. Epochs last hundreds of
       // slots, so every few seconds is soon enough (and spares the RPC a pool read per slot).
-      if (!liquidityPass && now() - lastLiquidityPass >= LIQUIDITY_PASS_INTERVAL_MS) {
+      if (!paused && !liquidityPass && now() - lastLiquidityPass >= LIQUIDITY_PASS_INTERVAL_MS) {
         lastLiquidityPass = now();
         liquidityPass = liquidity
           .pass(slot)
@@ -701,6 +713,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
     sweep,
     counters: () => cranks.counters(),
     send: (instructions) => sender.send(instructions),
+    setPaused(value) {
+      if (paused === value) return;
+      paused = value;
+      log?.info({ paused }, paused ? 'crank loop paused: no new cranks are sent' : 'crank loop resumed');
+      if (!paused && running) void tick();
+    },
+    isPaused: () => paused,
     async start() {
       running = true;
       // The chain may be unreachable at start: the keeper still starts (health shows rpcError) and

@@ -5,7 +5,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Keeper } from '../keeper/keeper';
 
-export function createKeeperMetrics(keeper: Keeper): Registry {
+/** Metrics from a keeper's events (or any emitter of the same events, such as the console's, which follows cluster switches). */
+export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>): Registry {
   const registry = new Registry();
   // prom-client names its defaults process_* and nodejs_*: with the prefix, wager_keeper_process_cpu_seconds_total etc.
   collectDefaultMetrics({ register: registry, prefix: 'wager_keeper_' });

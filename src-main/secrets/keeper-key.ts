@@ -70,8 +70,16 @@ export async function loadKeeperKey(options: { keypairFile?: string; account?: s
   return { signer: fresh.signer, source: 'keychain (created)' };
 }
 
+/** The address of the keeper key in the keychain, or null when none is stored (never creates one). */
+export async function readKeeperKeyAddress(account = KEYCHAIN_ACCOUNT): Promise<string | null> {
+  const stored = readKeychain(account);
+  return stored ? (await keypairFromBytes(JSON.parse(stored) as number[])).address : null;
+}
+
 /** Stores a keypair (64 bytes) in the keychain, replacing any previous keeper key. */
 export function storeKeeperKey(secretKey: Uint8Array, account = KEYCHAIN_ACCOUNT): void {
+  const problem = sessionBusProblem();
+  if (problem) throw new KeychainUnavailableError(problem);
   try {
     entry(account).setPassword(JSON.stringify(Array.from(secretKey)));
   } catch (error) {

@@ -33,6 +33,11 @@ export async function keypairFromBytes(bytes: ArrayLike<number>): Promise<KeyPai
 
 /** Reads a Solana CLI keypair file (a JSON array of 64 numbers). */
 export async function readKeypairFile(path: string): Promise<KeyPairSigner> {
+  return (await readKeypairFileBytes(path)).signer;
+}
+
+/** A keypair file's signer and its 64 bytes (to store in the keychain; never logged or sent anywhere). */
+export async function readKeypairFileBytes(path: string): Promise<{ signer: KeyPairSigner; bytes: Uint8Array }> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
@@ -42,5 +47,5 @@ export async function readKeypairFile(path: string): Promise<KeyPairSigner> {
   if (!Array.isArray(json) || !json.every((n) => Number.isInteger(n) && n >= 0 && n < 256)) {
     throw new Error(`${path} is not a Solana CLI keypair file (a JSON array of 64 bytes)`);
   }
-  return keypairFromBytes(json as number[]);
+  return { signer: await keypairFromBytes(json as number[]), bytes: Uint8Array.from(json as number[]) };
 }

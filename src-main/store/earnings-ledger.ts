@@ -16,7 +16,8 @@ export interface EarningsLedger {
   record(entry: EarningsEntry): void;
   /** Totals per bucket of `bucketMs` since `sinceMs` (for charts). */
   totals(sinceMs: number, bucketMs: number): { bucketStart: number; receivedLamports: number; feeLamports: number; cranks: number }[];
-  summary(): { receivedLamports: number; feeLamports: number; cranks: number };
+  /** Totals of every crank booked (since `sinceMs` when given). */
+  summary(sinceMs?: number): { receivedLamports: number; feeLamports: number; cranks: number };
 }
 
 export function createEarningsLedger(db: Database): EarningsLedger {
@@ -41,10 +42,10 @@ export function createEarningsLedger(db: Database): EarningsLedger {
         feeLamports: number;
         cranks: number;
       }[]),
-    summary: () => {
+    summary: (sinceMs = 0) => {
       const row = db
-        .prepare('SELECT COALESCE(SUM(received_lamports), 0) AS r, COALESCE(SUM(fee_lamports), 0) AS f, COUNT(*) AS n FROM earnings')
-        .get() as { r: number; f: number; n: number };
+        .prepare('SELECT COALESCE(SUM(received_lamports), 0) AS r, COALESCE(SUM(fee_lamports), 0) AS f, COUNT(*) AS n FROM earnings WHERE at >= ?')
+        .get(new Date(sinceMs).toISOString()) as { r: number; f: number; n: number };
       return { receivedLamports: row.r, feeLamports: row.f, cranks: row.n };
     },
   };

@@ -57,4 +57,20 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 2: parked payouts are looked up every pass; keep that cheap however many wagers are settled.
   `CREATE INDEX wagers_with_parked_payout ON wagers (address) WHERE payout_pending = 1;`,
+  // 3: the console shows each wager's paytable and stake, and cranks by outcome per day (lost, skipped and
+  // failed cranks too, which the earnings ledger does not book).
+  `
+  ALTER TABLE wagers ADD COLUMN paytable TEXT;
+  ALTER TABLE wagers ADD COLUMN stake TEXT;
+  CREATE TABLE crank_steps (
+    id INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    wager TEXT,
+    step TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('landed', 'lost', 'skipped', 'failed')),
+    signature TEXT,
+    error TEXT
+  );
+  CREATE INDEX crank_steps_by_time ON crank_steps (at_ms);
+  `,
 ];

@@ -12,6 +12,9 @@ export const IN_PROGRESS_STATES: readonly KeeperState[] = ['queued', 'requested'
 export interface WagerRecord {
   address: string;
   state: KeeperState;
+  /** The wager's paytable account and stake (USDC base units, decimal string), as the account said. */
+  paytable: string | null;
+  stake: string | null;
   openSlot: number | null;
   expirySlot: number | null;
   oracleRequest: string | null;
@@ -37,6 +40,8 @@ export interface WagerRecord {
 interface Row {
   address: string;
   state: KeeperState;
+  paytable: string | null;
+  stake: string | null;
   open_slot: number | null;
   expiry_slot: number | null;
   oracle_request: string | null;
@@ -59,6 +64,8 @@ interface Row {
 const fromRow = (row: Row): WagerRecord => ({
   address: row.address,
   state: row.state,
+  paytable: row.paytable,
+  stake: row.stake,
   openSlot: row.open_slot,
   expirySlot: row.expiry_slot,
   oracleRequest: row.oracle_request,
@@ -80,6 +87,8 @@ const fromRow = (row: Row): WagerRecord => ({
 
 const COLUMNS: Record<keyof Omit<WagerRecord, 'address' | 'createdAt' | 'updatedAt'>, string> = {
   state: 'state',
+  paytable: 'paytable',
+  stake: 'stake',
   openSlot: 'open_slot',
   expirySlot: 'expiry_slot',
   oracleRequest: 'oracle_request',
@@ -109,6 +118,8 @@ export interface WagerRecordStore {
   /** Settled wagers whose payout is parked in the escrow (claim_payout still to do). */
   withParkedPayout(limit?: number): WagerRecord[];
   countByState(states: readonly KeeperState[]): number;
+  /** How many records are in each state (one GROUP BY), and how many settled ones have a parked payout. */
+  countsByState(): { states: Record<KeeperState, number>; parkedPayouts: number };
   recent(limit: number): WagerRecord[];
 }
 
@@ -159,6 +170,13 @@ export function createWagerRecordStore(db: Database, now: () => Date = () => new
       Number(
         (db.prepare(`SELECT COUNT(*) AS n FROM wagers WHERE state IN (${states.map(() => '?').join(', ')})`).get(...states) as { n: number }).n,
       ),
+    countsByState: () => {
+      const states = Object.fromEntries(KEEPER_STATES.map((state) => [state, 0])) as Record<KeeperState, number>;
+      for (const row of db.prepare('SELECT state, COUNT(*) AS n FROM wagers GROUP BY state').all() as { state: KeeperState; n: number }[])
+        states[row.state] = Number(row.n);
+      const parked = db.prepare('SELECT COUNT(*) AS n FROM wagers WHERE payout_pending = 1').get() as { n: number };
+      return { states, parkedPayouts: Number(parked.n) };
+    },
     recent: (limit) => (db.prepare('SELECT * FROM wagers ORDER BY updated_at DESC LIMIT ?').all(limit) as unknown as Row[]).map(fromRow),
   };
 }

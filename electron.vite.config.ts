@@ -1,0 +1,39 @@
+/**
+ * electron-vite builds the desktop app into out/: main (src-main/electron/main.ts, the Electron entry that
+ * runs the same core as `serve`), preload (src-preload, the typed bridge) and renderer (src-renderer, the
+ * React console, also served by `serve` to a browser from out/renderer).
+ *
+ * The preload is CommonJS on purpose: with "type": "module" electron-vite emits an .mjs preload, which a
+ * window with `sandbox: true` cannot load; we keep the sandbox and build the preload as CJS instead.
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve(import.meta.dirname, 'src-main/electron/main.ts') },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      lib: { entry: resolve(import.meta.dirname, 'src-preload/index.ts') },
+      rolldownOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'src-renderer'),
+    // Relative asset URLs: the same build loads from file:// in Electron and from /console/ over http.
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      emptyOutDir: true,
+      minify: true,
+      rolldownOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * Runs the console's core headless for `serve` and `keeper`: settings from conf, the operator service
+ * (keeper, /v1, and unless --no-console the operator API with the built UI), one ready line, then waits
+ * for a signal and stops cleanly. The ready line keeps every field the command printed before and adds
+ * `console` (the URL with the per-run token) when the console is served.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openHeadlessSettings } from '../operator/console-settings';
+import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../operator/operator-service';
+import { defaultDatabasePath, untilSignal } from './keeper-runtime';
+
+/** out/renderer of this checkout (electron-vite builds it; `npm start` and `npm test` build it first). */
+export const CONSOLE_UI_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer');
+
+export interface ConsoleHostOptions {
+  console: boolean;
+  flags: OperatorFlags;
+  /** `keeper` cranks with its own key (keychain or --keypair) even on a localnet; `serve` with the dev key. */
+  devKeyOnLocalnet: boolean;
+  /** The command's own ready-line fields (`event`, and `console` when served, are added). */
+  readyLine(described: ServiceDescription): Record<string, unknown>;
+}
+
+export async function runConsoleHost(options: ConsoleHostOptions): Promise<number> {
+  const service = createOperatorService({
+    host: 'headless',
+    settings: openHeadlessSettings(),
+    dataDir: dirname(defaultDatabasePath()),
+    flags: options.flags,
+    ...(options.console ? { console: { uiDirectory: CONSOLE_UI_DIRECTORY } } : {}),
+    failFast: true,
+    devKeyOnLocalnet: options.devKeyOnLocalnet,
+  });
+  await service.start();
+  const described = service.describe();
+  if (options.console && !existsSync(join(CONSOLE_UI_DIRECTORY, 'index.html')))
+    process.stderr.write('wager-keeper: the console UI is not built (out/renderer is missing): run `npm run build`; the console URL answers 404 until then\n');
+  console.log(
+    JSON.stringify({ event: 'ready', ...options.readyLine(described), ...(described.consoleUrl ? { console: described.consoleUrl } : {}) }),
+  );
+  const signal = await untilSignal();
+  await service.stop();
+  console.log(JSON.stringify({ event: 'stopped', signal }));
+  return 0;
+}

@@ -1,0 +1,106 @@
+/**
+ * Opens a wager on a wager-keeper localnet with its dev app key (integrator, payer and stake owner): what
+ * `wager-keeper open` and the console's demo app do. Simulated first, so a refusal names its reason.
+ */
+import {
+  address,
+  appendTransactionMessageInstructions,
+  getBase64Encoder,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+  getTokenDecoder,
+  getTokenSize,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import { TransactionFailedError } from '../chain/transaction-sender';
+import { customErrorName } from '../protocol/program-errors';
+import { getOpenWagerForApp } from '../protocol/wager';
+import { keypairFromBytes } from '../secrets/keypair-bytes';
+import type { LocalnetManifest } from './localnet';
+
+const SYSTEM_PROGRAM_ADDRESS = '11111111111111111111111111111111';
+
+/**
+ * The USDC token account that receives the payout for `--beneficiary ADDRESS`, and the instruction that
+ * creates it when ADDRESS is a wallet (none when ADDRESS is already a USDC token account).
+ */
+async function beneficiaryAccount(rpc: Rpc<SolanaRpcApi>, target: Address, usdcMint: Address, payer: KeyPairSigner): Promise<{ account: Address; create: Instruction[] }> {
+  const { value } = await rpc.getAccountInfo(target, { encoding: 'base64' }).send();
+  if (value && value.owner === TOKEN_PROGRAM_ADDRESS) {
+    const data = getBase64Encoder().encode(value.data[0]);
+    if (data.length !== getTokenSize()) throw new Error(`${target} is a token program account but not a token account (a mint?); give a wallet or a USDC token account`);
+    const { mint } = getTokenDecoder().decode(data);
+    if (mint !== usdcMint) throw new Error(`${target} is a token account of mint ${mint}, not of the localnet's test USDC (${usdcMint})`);
+    return { account: target, create: [] };
+  }
+  if (value && value.owner !== SYSTEM_PROGRAM_ADDRESS)
+    throw new Error(`${target} is an account of program ${value.owner}: give a wallet or a USDC token account`);
+  // A wallet (or an address nothing was sent to yet): its associated token account, created if missing.
+  const [account] = await findAssociatedTokenPda({ mint: usdcMint, owner: target, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  return { account, create: [await getCreateAssociatedTokenIdempotentInstructionAsync({ payer, mint: usdcMint, owner: target })] };
+}
+
+export interface OpenLocalnetWagerOptions {
+  rpc: Rpc<SolanaRpcApi>;
+  manifest: Pick<LocalnetManifest, 'paytables' | 'devKeys' | 'usdcMint' | 'oracle' | 'programs'>;
+  paytable: string;
+  /** USDC base units. */
+  stake: bigint;
+  /** A wallet or a USDC token account; default the app's own USDC account. */
+  beneficiary?: Address;
+}
+
+/** Opens one wager with the localnet's dev app key; resolves once sent with its address and beneficiary account. */
+export async function openLocalnetWager(options: OpenLocalnetWagerOptions): Promise<{ wager: Address; beneficiary: Address }> {
+  const { rpc, manifest, stake } = options;
+  const paytable = manifest.paytables.find((p) => p.name === options.paytable);
+  if (!paytable) throw new Error(`unknown paytable '${options.paytable}'; available: ${manifest.paytables.map((p) => p.name).join(', ')}`);
+  const app = await keypairFromBytes(manifest.devKeys.app.keypair);
+  const usdcMint = address(manifest.usdcMint);
+  const [stakeSource] = await findAssociatedTokenPda({ mint: usdcMint, owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const beneficiary = options.beneficiary === undefined ? { account: stakeSource, create: [] } : await beneficiaryAccount(rpc, options.beneficiary, usdcMint, app);
+  const nonce = BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000));
+  const { instruction, wager } = await getOpenWagerForApp({
+    payer: app,
+    stakeOwner: app,
+    integratorAuthority: app,
+    paytable: address(paytable.address),
+    stakeSource,
+    beneficiary: beneficiary.account,
+    oracleNetworkState: address(manifest.oracle.networkState),
+    stake,
+    nonce,
+  });
+  const { value: lifetime } = await rpc.getLatestBlockhash().send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(app, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions([...beneficiary.create, instruction], m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  const wire = getBase64EncodedWireTransaction(signed);
+  // Simulated first so that a refusal names its reason (e.g. perWagerCap), not just "simulation failed".
+  const { value: simulation } = await rpc.simulateTransaction(wire, { encoding: 'base64', commitment: 'confirmed' }).send();
+  if (simulation.err) {
+    const failure = new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
+    const programs = { wager: address(manifest.programs.wager), oracle: address(manifest.programs.oracle) };
+    const reason = failure.customCode === undefined ? failure.message : customErrorName(failure.failingProgram, failure.customCode, programs);
+    throw new Error(`the wager was not opened: ${reason}`);
+  }
+  await rpc.sendTransaction(wire, { encoding: 'base64' }).send();
+  return { wager, beneficiary: beneficiary.account };
+}

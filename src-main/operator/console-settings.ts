@@ -1,0 +1,155 @@
+/**
+ * The console's saved settings: one JSON schema, defaults and migrations shared by electron-store (the
+ * desktop app) and conf (headless `serve`/`keeper`). electron-store wraps conf and imports `electron` at
+ * load, which fails outside Electron (measured), so headless uses conf directly: same schema, same
+ * migrations, same file format. Both are pinned (electron-store 12.0.0 wraps conf 16.0.0).
+ */
+import Conf from 'conf';
+import { join } from 'node:path';
+import type { ClusterSetting, ConsoleSettings } from './operator-interface';
+
+/** What both stores offer that the console uses (electron-store and conf instances satisfy it). */
+export interface SettingsBackend {
+  readonly store: ConsoleSettings;
+  set(object: Partial<ConsoleSettings>): void;
+}
+
+/** The settings file's version (conf runs the migrations up to it). */
+export const CONSOLE_SETTINGS_VERSION = '1.0.0';
+
+export const DEFAULT_DEMO_INTERVAL_MS = 5_000;
+
+export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
+  cluster: { kind: 'embedded' },
+  priorityFeeMicroLamports: 0,
+  maxInFlight: 128,
+  demoEnabled: true,
+  demoIntervalMs: DEFAULT_DEMO_INTERVAL_MS,
+  apiPort: 7300,
+  apiHost: '127.0.0.1',
+  corsOrigins: [],
+  paused: false,
+};
+
+/** JSON schema (conf validates every write against it with ajv). */
+export const CONSOLE_SETTINGS_SCHEMA = {
+  cluster: {
+    type: 'object',
+    oneOf: [
+      { properties: { kind: { const: 'embedded' } }, required: ['kind'], additionalProperties: false },
+      {
+        properties: {
+          kind: { const: 'rpc' },
+          rpcUrl: { type: 'string', pattern: '^https?://' },
+          wsUrl: { anyOf: [{ type: 'string', pattern: '^wss?://' }, { type: 'null' }] },
+        },
+        required: ['kind', 'rpcUrl', 'wsUrl'],
+        additionalProperties: false,
+      },
+    ],
+    default: CONSOLE_SETTINGS_DEFAULTS.cluster,
+  },
+  priorityFeeMicroLamports: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 0 },
+  maxInFlight: { type: 'integer', minimum: 1, maximum: 4096, default: 128 },
+  demoEnabled: { type: 'boolean', default: true },
+  demoIntervalMs: { type: 'integer', minimum: 500, maximum: 3_600_000, default: DEFAULT_DEMO_INTERVAL_MS },
+  apiPort: { type: 'integer', minimum: 0, maximum: 65_535, default: 7300 },
+  apiHost: { type: 'string', minLength: 1, default: '127.0.0.1' },
+  corsOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] },
+  paused: { type: 'boolean', default: false },
+} as const;
+
+/** Migrations by version (none yet: version 1.0.0 is the first schema). Append; never edit one that shipped. */
+export const CONSOLE_SETTINGS_MIGRATIONS: Record<string, (store: Conf<ConsoleSettings>) => void> = {};
+
+/** The headless settings file: $XDG_CONFIG_HOME/wager-keeper/console.json (~/.config/wager-keeper/console.json). */
+export function headlessSettingsDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CONFIG_HOME ?? join(env.HOME ?? '.', '.config'), 'wager-keeper');
+}
+
+/** conf for headless hosts; the desktop app builds an electron-store with the same options. */
+export function openHeadlessSettings(directory = headlessSettingsDirectory()): SettingsBackend {
+  return new Conf<ConsoleSettings>({
+    cwd: directory,
+    configName: 'console',
+    projectName: 'wager-keeper',
+    projectVersion: CONSOLE_SETTINGS_VERSION,
+    // conf's types want its own schema type; ours is the same JSON schema written as a const.
+    schema: CONSOLE_SETTINGS_SCHEMA as unknown as ConstructorParameters<typeof Conf<ConsoleSettings>>[0] extends infer O
+      ? O extends { schema?: infer S }
+        ? S
+        : never
+      : never,
+    migrations: CONSOLE_SETTINGS_MIGRATIONS,
+    defaults: CONSOLE_SETTINGS_DEFAULTS,
+  });
+}
+
+/**
+ * Checks a change the UI asks for before it is saved, naming the field and what it must be (conf's own
+ * ajv message is terse). Returns the changes as they will be saved.
+ */
+export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Partial<ConsoleSettings> {
+  const checked: Partial<ConsoleSettings> = {};
+  const integer = (name: keyof ConsoleSettings, value: unknown, min: number, max: number, what: string) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      throw new Error(`${name} must be ${what} (an integer from ${min} to ${max}), got ${JSON.stringify(value)}`);
+    return value;
+  };
+  for (const [key, value] of Object.entries(changes) as [keyof ConsoleSettings, unknown][]) {
+    switch (key) {
+      case 'cluster':
+        checked.cluster = validateCluster(value);
+        break;
+      case 'priorityFeeMicroLamports':
+        checked.priorityFeeMicroLamports = integer(key, value, 0, 100_000_000, 'micro-lamports per compute unit');
+        break;
+      case 'maxInFlight':
+        checked.maxInFlight = integer(key, value, 1, 4096, 'how many cranks may be in flight at once');
+        break;
+      case 'demoIntervalMs':
+        checked.demoIntervalMs = integer(key, value, 500, 3_600_000, 'milliseconds between demo wagers');
+        break;
+      case 'apiPort':
+        checked.apiPort = integer(key, value, 0, 65_535, 'a TCP port (0: any free port)');
+        break;
+      case 'demoEnabled':
+      case 'paused':
+        if (typeof value !== 'boolean') throw new Error(`${key} must be true or false`);
+        checked[key] = value;
+        break;
+      case 'apiHost':
+        if (typeof value !== 'string' || value.trim() === '') throw new Error('apiHost must be an address of this machine, like 127.0.0.1');
+        checked.apiHost = value.trim();
+        break;
+      case 'corsOrigins':
+        if (!Array.isArray(value) || value.some((origin) => typeof origin !== 'string' || !/^https?:\/\/[^/]+$/.test(origin)))
+          throw new Error('corsOrigins must be origins like https://app.example.com (scheme and host, no path)');
+        checked.corsOrigins = value as string[];
+        break;
+      default:
+        throw new Error(`unknown setting '${String(key)}'`);
+    }
+  }
+  return checked;
+}
+
+function validateCluster(value: unknown): ClusterSetting {
+  const cluster = value as Partial<ClusterSetting> | null;
+  if (cluster?.kind === 'embedded') return { kind: 'embedded' };
+  if (cluster?.kind !== 'rpc') throw new Error("cluster must be { kind: 'embedded' } or { kind: 'rpc', rpcUrl, wsUrl }");
+  const { rpcUrl, wsUrl } = cluster as { rpcUrl?: unknown; wsUrl?: unknown };
+  if (typeof rpcUrl !== 'string' || !isUrl(rpcUrl, ['http:', 'https:']))
+    throw new Error(`the RPC URL must be an http:// or https:// URL, like https://api.devnet.solana.com; got ${JSON.stringify(rpcUrl)}`);
+  if (wsUrl !== null && wsUrl !== undefined && wsUrl !== '' && (typeof wsUrl !== 'string' || !isUrl(wsUrl, ['ws:', 'wss:'])))
+    throw new Error(`the WebSocket URL must be a ws:// or wss:// URL (or empty: the RPC's host with port + 1); got ${JSON.stringify(wsUrl)}`);
+  return { kind: 'rpc', rpcUrl: rpcUrl.trim(), wsUrl: typeof wsUrl === 'string' && wsUrl !== '' ? wsUrl.trim() : null };
+}
+
+function isUrl(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value.trim()).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The headless transport of the operator interface, on the same listener as /v1: the built console UI at
+ * /console/, calls at `POST /operator/api/<method>` and live events at `GET /operator/events` (SSE).
+ *
+ * It has operator powers the public API does not, so: it answers loopback peers only (also when --host
+ * exposes /v1), only with the per-run token (`Authorization: Bearer <token>`, or `?token=` for the event
+ * stream, which EventSource cannot give headers), sends no CORS headers (a page of another origin cannot
+ * read it), and never logs the token. Every error is JSON `{ error }`.
+ */
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
+import { isChainReadError } from '../api/chain-read-error';
+import { OPERATOR_HTTP, OPERATOR_METHODS, type OperatorApi, type OperatorEvent, type OperatorMethod } from './operator-interface';
+
+export interface OperatorHttpOptions {
+  api: OperatorApi;
+  onEvent(listener: (event: OperatorEvent) => void): () => void;
+  token: string;
+  /** The built renderer (out/renderer). */
+  uiDirectory: string;
+  logger?: Logger;
+  /** Seconds between SSE keep-alive comments (proxies and browsers drop silent streams). */
+  keepAliveMs?: number;
+}
+
+type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
+
+export const OPERATOR_ERRORS = {
+  notLoopback: 'the operator API answers this machine only (loopback); open the console on the machine that runs the keeper',
+  unauthorized: 'missing or wrong operator token: open the console URL printed in the ready line ("console"), which carries the token',
+  unknownMethod: 'unknown operator method',
+  notJson: 'body must be a JSON object',
+  uiMissing: 'the console UI is not built: run `npm run build` (or start with `npm start`, which builds it)',
+} as const;
+
+/** Content-Security-Policy of the console page: nothing but its own files and this origin's API. */
+export const CONSOLE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.replace(/^::ffff:/i, '');
+  return v4.startsWith('127.') || address === '::1';
+}
+
+const sameToken = (given: string | undefined, expected: Buffer) => {
+  if (!given) return false;
+  const bytes = Buffer.from(given);
+  return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+};
+
+export function createOperatorHttp(options: OperatorHttpOptions): { app: Hono; withConsole(publicFetch: FetchHandler): FetchHandler } {
+  const expected = Buffer.from(options.token);
+  const methods = new Set<string>(OPERATOR_METHODS);
+  const app = new Hono();
+  const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 500 | 503, error: string) =>
+    c.json({ error }, status, { 'cache-control': 'no-store' });
+
+  app.notFound((c) => fail(c, 404, 'not found'));
+  app.onError((error, c) => {
+    options.logger?.error({ error: error.message, path: c.req.path }, 'operator api error');
+    return fail(c, 500, 'internal error');
+  });
+
+  app.use('*', async (c, next) => {
+    let remote: string | undefined;
+    try {
+      remote = getConnInfo(c).remote.address;
+    } catch {
+      remote = undefined;
+    }
+    if (!isLoopbackAddress(remote)) return fail(c, 403, OPERATOR_ERRORS.notLoopback);
+    await next();
+  });
+
+  // ---- the UI (static files; no data in them, the token is needed for every call)
+  app.get('/console', (c) => c.redirect(OPERATOR_HTTP.consolePath));
+  app.use('/console/*', async (c, next) => {
+    if (!existsSync(join(options.uiDirectory, 'index.html'))) return fail(c, 404, OPERATOR_ERRORS.uiMissing);
+    await next();
+    c.header('content-security-policy', CONSOLE_CSP);
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+  });
+  app.get(
+    '/console/*',
+    serveStatic({
+      root: options.uiDirectory,
+      rewriteRequestPath: (path) => path.slice(OPERATOR_HTTP.consolePath.length - 1) || '/',
+      index: 'index.html',
+    }),
+  );
+
+  // ---- the operator API
+  app.use('/operator/*', async (c, next) => {
+    const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const given = bearer ?? (c.req.path === OPERATOR_HTTP.events ? c.req.query('token') : undefined);
+    if (!sameToken(given, expected)) return fail(c, 401, OPERATOR_ERRORS.unauthorized);
+    await next();
+  });
+
+  app.post(`${OPERATOR_HTTP.apiPrefix}:method`, async (c) => {
+    const method = c.req.param('method');
+    if (!methods.has(method)) return fail(c, 404, `${OPERATOR_ERRORS.unknownMethod} '${method}'`);
+    const text = await c.req.text();
+    if (text.length > MAX_BODY_BYTES) return fail(c, 413, 'body too large');
+    let args: unknown = {};
+    if (text.trim() !== '') {
+      try {
+        args = JSON.parse(text);
+      } catch {
+        return fail(c, 400, OPERATOR_ERRORS.notJson);
+      }
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return fail(c, 400, OPERATOR_ERRORS.notJson);
+    try {
+      const call = options.api[method as OperatorMethod] as (args: unknown) => Promise<unknown>;
+      const value = await call(args);
+      return c.json(value ?? null, 200, { 'cache-control': 'no-store' });
+    } catch (error) {
+      // A refusal or bad input: the message says what happened and what to do, shown to the operator as is.
+      if (isChainReadError(error)) return fail(c, 503, (error as Error).message);
+      return fail(c, 400, (error as Error).message);
+    }
+  });
+
+  app.get(OPERATOR_HTTP.events, (c) =>
+    streamSSE(c, async (stream) => {
+      let writing = Promise.resolve();
+      const send = (event: OperatorEvent) => {
+        // In order, one write at a time; a closed stream ends the loop below.
+        writing = writing.then(() => stream.writeSSE({ data: JSON.stringify(event) })).catch(() => undefined);
+      };
+      const unsubscribe = options.onEvent(send);
+      const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
+      send({ type: 'status', status: await options.api.status() });
+      const keepAlive = setInterval(() => {
+        writing = writing.then(() => stream.write(': keep-alive\n\n')).then(() => undefined).catch(() => undefined);
+      }, options.keepAliveMs ?? 15_000);
+      try {
+        await closed;
+      } finally {
+        clearInterval(keepAlive);
+        unsubscribe();
+      }
+    }),
+  );
+
+  return {
+    app,
+    withConsole: (publicFetch) => (request, env) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/console' || path.startsWith(OPERATOR_HTTP.consolePath) || path.startsWith('/operator/')) return app.fetch(request, env as never);
+      return publicFetch(request, env);
+    },
+  };
+}

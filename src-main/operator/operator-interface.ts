@@ -1,0 +1,297 @@
+/**
+ * The operator interface: every query, command and live event the console UI may use, one set of types
+ * for both transports (Electron IPC through the preload bridge, and the loopback HTTP + SSE operator API
+ * of `serve`/`keeper`). The UI imports only types and the method list from here; nothing in this file
+ * may import Node or Electron (the renderer bundles it).
+ *
+ * Amounts: lamports and USDC base units are decimal strings when they can exceed 2^53 (balances, payouts,
+ * stakes); counters and per-crank fees are numbers. Times are Unix ms.
+ */
+
+export const WAGER_STATES = ['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'] as const;
+export type WagerState = (typeof WAGER_STATES)[number];
+/** States in which the keeper still has work to do. */
+export const ACTIVE_WAGER_STATES: readonly WagerState[] = ['queued', 'requested', 'fulfilled'];
+
+/** landed; lost to another keeper; skipped (not the right moment any more); failed (retried with backoff). */
+export const CRANK_OUTCOMES = ['landed', 'lost', 'skipped', 'failed'] as const;
+export type CrankOutcome = (typeof CRANK_OUTCOMES)[number];
+export type CrankStepName = 'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
+
+/** T_SETTLE (spec): the request window is open+2 .. open+150; past open+150 an unfulfilled wager expires. */
+export const REQUEST_DELAY_SLOTS = 2;
+export const T_SETTLE_SLOTS = 150;
+
+export type ClusterName = 'localnet' | 'devnet' | 'testnet' | 'mainnet-beta' | 'custom';
+
+/** Which cluster the core runs on: the embedded localnet, or an RPC the operator named. */
+export type ClusterSetting = { kind: 'embedded' } | { kind: 'rpc'; rpcUrl: string; wsUrl: string | null };
+
+export interface ClusterView {
+  /** From the genesis hash (a wager-keeper localnet, embedded or not, is `localnet`). */
+  name: ClusterName;
+  rpcUrl: string;
+  wsUrl: string;
+  genesisHash: string | null;
+  /** This app's own embedded localnet. */
+  embedded: boolean;
+  /** A wager-keeper localnet (its manifest answers): dev keys, faucet and the demo app are available. */
+  wagerKeeperLocalnet: boolean;
+}
+
+/** 'keychain (created)': a new key was made at this start (fund it before it can crank). */
+export type KeySource = 'localnet dev key' | 'keychain' | 'keychain (created)' | 'file';
+
+export type CorePhase = 'starting' | 'running' | 'failed';
+
+export interface DemoView {
+  /** Only on a wager-keeper localnet (never elsewhere: it spends the dev app key's test USDC). */
+  available: boolean;
+  enabled: boolean;
+  intervalMs: number;
+  opened: number;
+  lastOpenedAt: number | null;
+  lastError: string | null;
+}
+
+export interface StatusView {
+  phase: CorePhase;
+  /** When `failed` (or a restart failed): what happened and what to do. */
+  error: string | null;
+  /** Which host runs the core: the desktop app or a headless `serve`/`keeper`. */
+  host: 'desktop' | 'headless';
+  cluster: ClusterView | null;
+  keeper: { address: string; keySource: KeySource } | null;
+  /** The crank loop sends nothing new while paused (in-flight sends finish). Saved in the settings. */
+  paused: boolean;
+  /** The public /v1 API of this keeper. */
+  apiUrl: string | null;
+  faucet: boolean;
+  demo: DemoView;
+  /** Unix ms the current core started (changes on every cluster switch). */
+  startedAt: number;
+}
+
+export interface RunwayView {
+  /** What one crank costs the keeper up front (average transaction fee paid, or the base fee before any crank). */
+  lamportsPerCrank: number;
+  /** About how many cranks the balance still pays for. */
+  cranks: number;
+  /** Below LOW_BALANCE_LAMPORTS: the UI warns and says what to do. */
+  low: boolean;
+}
+
+export interface HealthView {
+  lamports: string;
+  /** Unix ms of the last completed loop pass (0: none yet). */
+  lastTick: number;
+  queue: number;
+  rpcError: string | null;
+  slot: number | null;
+  /** Round trip of the last getSlot, ms. */
+  rpcLatencyMs: number | null;
+  /** Unix ms when slot and latency were measured. */
+  checkedAt: number;
+  runway: RunwayView;
+}
+
+export interface EarningsTotals {
+  receivedLamports: number;
+  feeLamports: number;
+  /** received - fee. */
+  netLamports: number;
+  cranks: number;
+}
+
+export interface OverviewView {
+  queueCounts: Record<WagerState, number>;
+  /** Settled wagers whose payout is parked in escrow (claim_payout pending). */
+  parkedPayouts: number;
+  /** Cranks since `dayStartMs` by outcome. */
+  cranksToday: Record<CrankOutcome, number>;
+  earnings: { today: EarningsTotals; week: EarningsTotals; all: EarningsTotals };
+}
+
+export interface EarningsPoint {
+  bucketStart: number;
+  receivedLamports: number;
+  feeLamports: number;
+  netLamports: number;
+  cranks: number;
+}
+
+/** One wager as the queue and its detail show it: the keeper's record plus what the account said. */
+export interface QueueRow {
+  address: string;
+  state: WagerState;
+  paytable: string | null;
+  paytableName: string | null;
+  /** USDC base units. */
+  stake: string | null;
+  openSlot: number | null;
+  expirySlot: number | null;
+  oracleRequest: string | null;
+  requestSignature: string | null;
+  requestedSlot: number | null;
+  fulfilledSlot: number | null;
+  settleSignature: string | null;
+  expireSignature: string | null;
+  claimSignature: string | null;
+  bucket: number | null;
+  payout: string | null;
+  payoutPending: boolean;
+  attempts: number;
+  /** Unix ms before which the keeper does not retry (0: no backoff). */
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StepView {
+  at: number;
+  wager: string | null;
+  step: CrankStepName;
+  outcome: CrankOutcome;
+  signature: string | null;
+  error: string | null;
+}
+
+export interface OracleLatencyView {
+  wager: string;
+  requestedSlot: number;
+  fulfilledSlot: number;
+  slots: number;
+  at: string;
+}
+
+export interface ConsoleSettings {
+  cluster: ClusterSetting;
+  /** Micro-lamports per compute unit (0: none). */
+  priorityFeeMicroLamports: number;
+  maxInFlight: number;
+  /** Localnet only: the demo app opens a wager every `demoIntervalMs`. */
+  demoEnabled: boolean;
+  demoIntervalMs: number;
+  /** The public /v1 API (applies at the next start of the app). */
+  apiPort: number;
+  apiHost: string;
+  /** Extra browser origins allowed by CORS on /v1 (the console's own are always allowed). */
+  corsOrigins: string[];
+  /** The crank loop is paused (survives a restart). */
+  paused: boolean;
+}
+
+export interface KeyView {
+  /** The key the keeper cranks with now. */
+  inUse: { address: string; source: KeySource } | null;
+  /** The keeper key stored in the OS keychain, if any; `error` says why the keychain cannot be read. */
+  keychain: { address: string | null; error: string | null };
+}
+
+export interface SettingsView {
+  settings: ConsoleSettings;
+  key: KeyView;
+  /** Settings a command-line flag fixed for this run (shown read-only, e.g. `apiPort` from --port). */
+  fixedByFlags: (keyof ConsoleSettings)[];
+}
+
+export type ConnectionTest =
+  | { ok: true; rpcUrl: string; version: string; slot: number; genesisHash: string; cluster: ClusterName; latencyMs: number; wagerKeeperLocalnet: boolean }
+  | { ok: false; rpcUrl: string; error: string };
+
+/** What saving settings did: `restarted` when the core was restarted (cluster, key or loop options changed). */
+export interface SaveSettingsResult {
+  view: SettingsView;
+  restarted: boolean;
+}
+
+/** Everything the UI may ask (queries) and tell (commands). Every method answers or throws an Error whose message says what happened and what to do. */
+export interface OperatorApi {
+  status(): Promise<StatusView>;
+  health(): Promise<HealthView>;
+  overview(args: { dayStartMs: number }): Promise<OverviewView>;
+  /** Wagers in progress and parked payouts (all of them; the UI virtualizes). */
+  queue(): Promise<QueueRow[]>;
+  /** One wager's record, or null when the keeper has none. */
+  wager(args: { address: string }): Promise<QueueRow | null>;
+  earningsSeries(args: { sinceMs: number; bucketMs: number }): Promise<EarningsPoint[]>;
+  recentSteps(args: { limit: number }): Promise<StepView[]>;
+  oracleLatency(args: { limit: number }): Promise<OracleLatencyView[]>;
+  settings(): Promise<SettingsView>;
+
+  /** Pauses (stops new sends; in-flight ones finish) or resumes the crank loop; saved. */
+  setPaused(args: { paused: boolean }): Promise<StatusView>;
+  /** Saves settings; restarts the core when the cluster or the loop options change. */
+  saveSettings(args: { changes: Partial<ConsoleSettings> }): Promise<SaveSettingsResult>;
+  testConnection(args: { rpcUrl: string; wsUrl?: string | null }): Promise<ConnectionTest>;
+  /** Creates a new keeper key in the OS keychain; refuses to replace an existing one unless `replace`. */
+  generateKey(args: { replace: boolean }): Promise<KeyView>;
+  /** Imports a Solana CLI keypair file (a JSON array of 64 bytes) into the OS keychain. */
+  importKey(args: { path: string; replace: boolean }): Promise<KeyView>;
+}
+
+export type OperatorMethod = keyof OperatorApi;
+
+/** The one method list: IPC channels (`operator:<method>`) and HTTP routes (`POST /operator/api/<method>`) come from it. */
+export const OPERATOR_METHODS = [
+  'status',
+  'health',
+  'overview',
+  'queue',
+  'wager',
+  'earningsSeries',
+  'recentSteps',
+  'oracleLatency',
+  'settings',
+  'setPaused',
+  'saveSettings',
+  'testConnection',
+  'generateKey',
+  'importKey',
+] as const satisfies readonly OperatorMethod[];
+
+/** Every OperatorApi method is in the list (a compile-time check). */
+type Missing = Exclude<OperatorMethod, (typeof OPERATOR_METHODS)[number]>;
+export const ALL_METHODS_LISTED: Missing extends never ? true : never = true;
+
+/** The argument of a method (every method takes at most one object). */
+export type OperatorArgs<M extends OperatorMethod> = Parameters<OperatorApi[M]> extends [infer A] ? A : undefined;
+export type OperatorResult<M extends OperatorMethod> = Awaited<ReturnType<OperatorApi[M]>>;
+
+/** Live events the core pushes; the UI folds them into its query cache. Records and steps come in batches. */
+export type OperatorEvent =
+  | { type: 'status'; status: StatusView }
+  | { type: 'health'; health: HealthView }
+  | { type: 'records'; records: QueueRow[] }
+  | { type: 'steps'; steps: StepView[] }
+  /** Something was booked in the earnings ledger: refetch the earnings views. */
+  | { type: 'earnings' }
+  | { type: 'latency'; latency: OracleLatencyView[] };
+
+/** IPC channel names (the preload and the Electron main import these; nothing else crosses). */
+export const IPC_CHANNEL_PREFIX = 'operator:';
+export const IPC_EVENT_CHANNEL = 'operator-event';
+export const ipcChannel = (method: OperatorMethod): string => `${IPC_CHANNEL_PREFIX}${method}`;
+
+/** What a call answers over either transport: the value, or an error the UI shows as is. */
+export type OperatorReply<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** What the preload exposes as `window.wagerKeeper` (and what the HTTP client implements in the browser). */
+export interface OperatorBridge {
+  call<M extends OperatorMethod>(method: M, args: OperatorArgs<M>): Promise<OperatorResult<M>>;
+  /** Live events; returns the unsubscribe function. */
+  onEvent(listener: (event: OperatorEvent) => void): () => void;
+}
+
+/** Balance below which the console warns (0.05 SOL). */
+export const LOW_BALANCE_LAMPORTS = 50_000_000;
+/** The base fee of a one-signature transaction, for the runway before any crank was paid. */
+export const BASE_FEE_LAMPORTS = 5_000;
+
+/** HTTP transport paths. The token travels as `Authorization: Bearer` (calls) or `?token=` (the SSE stream). */
+export const OPERATOR_HTTP = {
+  apiPrefix: '/operator/api/',
+  events: '/operator/events',
+  consolePath: '/console/',
+} as const;

@@ -1,0 +1,691 @@
+/**
+ * The console's core, the same in both hosts (the Electron main process and headless `serve`/`keeper`):
+ * it runs the chain side (the embedded localnet, or an RPC the operator picks), the keeper on it, the
+ * public /v1 API (and, headless, the operator HTTP API with the built UI on the same listener), and
+ * answers the operator interface (operator-interface.ts). Switching cluster restarts the chain side and
+ * the keeper without restarting the host; the /v1 listener stays up and answers 503 meanwhile.
+ */
+import { createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
+import { EventEmitter } from 'node:events';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { KeeperUnavailableError } from '../api/chain-read-error';
+import { createPublicApi, listenPublicApi, type PublicApiServer } from '../api/public-api';
+import { defaultWebSocketUrl } from '../chain/rpc-connection';
+import { consoleOrigins, listenError, startKeeperCore, stopInReverse, type KeeperCore } from '../commands/keeper-runtime';
+import { localnetListenError } from '../commands/localnet-command';
+import type { KeeperEvents } from '../keeper/keeper-events';
+import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
+import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
+import { createLogger } from '../logging';
+import { fetchPaytableNames } from './paytable-names';
+import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
+import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
+import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
+import { createStepLog, type StepLog } from '../store/step-log';
+import { clusterNameOf, testRpcConnection } from './cluster-identity';
+import { validateSettingsChanges, type SettingsBackend } from './console-settings';
+import { createDemoApp, unavailableDemo, type DemoApp } from './demo-app';
+import { createKeeperMetrics } from './metrics';
+import { createOperatorHttp } from './operator-http';
+import { createOperatorApp, listenOperator } from './operator-server';
+import {
+  BASE_FEE_LAMPORTS,
+  LOW_BALANCE_LAMPORTS,
+  OPERATOR_HTTP,
+  type ClusterName,
+  type ClusterSetting,
+  type ClusterView,
+  type ConsoleSettings,
+  type EarningsTotals,
+  type HealthView,
+  type KeySource,
+  type KeyView,
+  type OperatorApi,
+  type OperatorEvent,
+  type QueueRow,
+  type StatusView,
+  type StepView,
+} from './operator-interface';
+
+/** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
+export interface OperatorFlags {
+  /** --rpc (and --ws): the cluster to start on; without it the host's default (headless: the embedded localnet). */
+  cluster?: ClusterSetting;
+  embeddedRpcPort?: number;
+  embeddedSlotMs?: number;
+  dbPath?: string;
+  keypairFile?: string;
+  apiPort?: number;
+  apiHost?: string;
+  corsOrigins?: string[];
+  metricsPort?: number;
+  priorityFeeMicroLamports?: number;
+  maxInFlight?: number;
+  /** --faucet-mint/--faucet-authority, for the cluster given by --rpc. */
+  faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+}
+
+export interface OperatorServiceOptions {
+  host: 'desktop' | 'headless';
+  settings: SettingsBackend;
+  /** Where records of RPC clusters are kept (headless: ~/.local/share/wager-keeper). */
+  dataDir: string;
+  flags?: OperatorFlags;
+  /** Headless: serve the console (operator HTTP API + the built UI in `uiDirectory`) on the API listener. */
+  console?: { uiDirectory: string };
+  /** Throw from start() when the first core cannot start (the CLI exits 1); the desktop shows the error instead. */
+  failFast?: boolean;
+  keychainAccount?: string;
+  /** On a wager-keeper localnet, crank with its funded dev keeper key unless --keypair (default true; `keeper` keeps its own key). */
+  devKeyOnLocalnet?: boolean;
+  logger?: Logger;
+}
+
+/** What the ready line of `serve`/`keeper` prints. */
+export interface ServiceDescription {
+  apiUrl: string;
+  consoleUrl: string | null;
+  corsOrigins: string[];
+  metricsUrl: string | null;
+  rpcUrl: string | null;
+  keeper: string | null;
+  keySource: KeySource | null;
+  db: string | null;
+  faucet: boolean;
+  /** The full manifest of a wager-keeper localnet (callers print a public subset). */
+  manifest: LocalnetManifest | null;
+}
+
+export interface OperatorService {
+  api: OperatorApi;
+  onEvent(listener: (event: OperatorEvent) => void): () => void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  describe(): ServiceDescription;
+  /** The current keeper's events, re-emitted across cluster switches (metrics and tests listen here). */
+  readonly keeperEvents: EventEmitter<KeeperEvents>;
+}
+
+/** The chain side of a core: the embedded localnet or an RPC, and what we learned about it. */
+interface ChainSide {
+  setting: ClusterSetting;
+  localnet?: Localnet;
+  rpcUrl: string;
+  wsUrl: string;
+  manifest: LocalnetManifest | null;
+  view: ClusterView;
+  dbPath: string;
+}
+
+/** The keeper side of a core. */
+interface KeeperSide {
+  core: KeeperCore;
+  keySource: KeySource;
+  stepLog: StepLog;
+  demo: DemoApp | null;
+  stop(): Promise<void>;
+}
+
+const RECORD_BATCH_MS = 150;
+const HEALTH_PROBE_MS = 1_000;
+const DAY_MS = 86_400_000;
+
+export function createOperatorService(options: OperatorServiceOptions): OperatorService {
+  const log = options.logger ?? createLogger('keeper');
+  const flags = options.flags ?? {};
+  const keychainAccount = options.keychainAccount ?? KEYCHAIN_ACCOUNT;
+  const listeners = new Set<(event: OperatorEvent) => void>();
+  const keeperEvents = new EventEmitter<KeeperEvents>();
+  const emit = (event: OperatorEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        log.warn({ error: (error as Error).message }, 'a console event listener failed');
+      }
+    }
+  };
+
+  /** Saved settings with this run's flags on top. */
+  const effective = (): ConsoleSettings => {
+    const saved = options.settings.store;
+    return {
+      ...saved,
+      ...(flags.apiPort !== undefined ? { apiPort: flags.apiPort } : {}),
+      ...(flags.apiHost !== undefined ? { apiHost: flags.apiHost } : {}),
+      ...(flags.corsOrigins !== undefined ? { corsOrigins: flags.corsOrigins } : {}),
+      ...(flags.priorityFeeMicroLamports !== undefined ? { priorityFeeMicroLamports: flags.priorityFeeMicroLamports } : {}),
+      ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
+    };
+  };
+  const fixedByFlags = (): (keyof ConsoleSettings)[] => [
+    ...(flags.apiPort !== undefined ? (['apiPort'] as const) : []),
+    ...(flags.apiHost !== undefined ? (['apiHost'] as const) : []),
+    ...(flags.corsOrigins !== undefined ? (['corsOrigins'] as const) : []),
+    ...(flags.priorityFeeMicroLamports !== undefined ? (['priorityFeeMicroLamports'] as const) : []),
+    ...(flags.maxInFlight !== undefined ? (['maxInFlight'] as const) : []),
+  ];
+
+  let phase: StatusView['phase'] = 'starting';
+  let coreError: string | null = null;
+  let chain: ChainSide | undefined;
+  let keeperSide: KeeperSide | undefined;
+  let startedAt = Date.now();
+  /** One core change at a time (switches queue behind each other). */
+  let changing: Promise<unknown> = Promise.resolve();
+  let api: PublicApiServer | undefined;
+  let consoleUrl: string | null = null;
+  let metricsUrl: string | null = null;
+  let corsOrigins: string[] = [];
+  const stopHost: (() => Promise<void> | void)[] = [];
+  const paytableNames = new Map<string, string>();
+  let probe: { slot: number | null; latencyMs: number | null; checkedAt: number } = { slot: null, latencyMs: null, checkedAt: 0 };
+  let probeTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  // ---- records and steps reach the UI in batches (10 000 wagers updating must not mean 10 000 messages)
+  const pendingRecords = new Map<string, QueueRow>();
+  const pendingSteps: StepView[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  const scheduleFlush = () => {
+    flushTimer ??= setTimeout(() => {
+      flushTimer = undefined;
+      if (pendingRecords.size) emit({ type: 'records', records: [...pendingRecords.values()] });
+      pendingRecords.clear();
+      if (pendingSteps.length) emit({ type: 'steps', steps: pendingSteps.splice(0) });
+    }, RECORD_BATCH_MS);
+    flushTimer.unref?.();
+  };
+
+  const toRow = (record: WagerRecord): QueueRow => ({
+    address: record.address,
+    state: record.state,
+    paytable: record.paytable,
+    paytableName: (record.paytable && paytableNames.get(record.paytable)) ?? null,
+    stake: record.stake,
+    openSlot: record.openSlot,
+    expirySlot: record.expirySlot,
+    oracleRequest: record.oracleRequest,
+    requestSignature: record.requestSignature,
+    requestedSlot: record.requestedSlot,
+    fulfilledSlot: record.fulfilledSlot,
+    settleSignature: record.settleSignature,
+    expireSignature: record.expireSignature,
+    claimSignature: record.claimSignature,
+    bucket: record.bucket,
+    payout: record.payout,
+    payoutPending: record.payoutPending,
+    attempts: record.attempts,
+    nextAttemptAt: record.nextAttemptAt,
+    lastError: record.lastError,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  });
+
+  const status = (): StatusView => {
+    const settings = effective();
+    const keeper = keeperSide?.core.keeper;
+    return {
+      phase,
+      error: coreError,
+      host: options.host,
+      cluster: chain?.view ?? null,
+      keeper: keeper && keeperSide ? { address: keeper.address, keySource: keeperSide.keySource } : null,
+      paused: settings.paused,
+      apiUrl: api?.url ?? null,
+      faucet: Boolean(keeperSide?.core.faucet),
+      demo: keeperSide?.demo?.view() ?? unavailableDemo(settings.demoIntervalMs),
+      startedAt,
+    };
+  };
+  const emitStatus = () => emit({ type: 'status', status: status() });
+
+  const health = async (): Promise<HealthView> => {
+    const keeper = keeperSide?.core.keeper;
+    const record = keeper ? await keeper.health() : null;
+    const lamports = record ? BigInt(record.lamports) : 0n;
+    const summary = keeper?.earnings.summary();
+    const lamportsPerCrank = summary && summary.cranks > 0 ? Math.max(1, Math.round(summary.feeLamports / summary.cranks)) : BASE_FEE_LAMPORTS;
+    return {
+      lamports: lamports.toString(),
+      lastTick: record?.lastTick ?? 0,
+      queue: record?.queue ?? 0,
+      rpcError: record?.rpcError ?? (keeper ? null : coreError),
+      slot: probe.slot,
+      rpcLatencyMs: probe.latencyMs,
+      checkedAt: probe.checkedAt,
+      runway: { lamportsPerCrank, cranks: Number(lamports / BigInt(lamportsPerCrank)), low: lamports < BigInt(LOW_BALANCE_LAMPORTS) },
+    };
+  };
+
+  /** Slot and round trip of the current RPC, once a second: the status line and the queue's countdowns. */
+  const probeRpc = async () => {
+    if (!chain || !keeperSide) return;
+    const rpc = keeperSide.core.connection.rpc;
+    const started = performance.now();
+    try {
+      const slot = await rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal: AbortSignal.timeout(5_000) });
+      probe = { slot: Number(slot), latencyMs: Math.round(performance.now() - started), checkedAt: Date.now() };
+    } catch {
+      probe = { slot: probe.slot, latencyMs: null, checkedAt: Date.now() };
+    }
+    if (!stopped) emit({ type: 'health', health: await health() });
+  };
+
+  // ---- the chain side
+  const startChain = async (setting: ClusterSetting, initial: boolean): Promise<ChainSide> => {
+    if (setting.kind === 'embedded') {
+      const rpcPort = flags.embeddedRpcPort ?? (options.host === 'desktop' ? 0 : 8899);
+      const localnet = await startLocalnet({ rpcPort, slotMs: flags.embeddedSlotMs }).catch((error: unknown) => {
+        throw localnetListenError(error, rpcPort, undefined, 'the WebSocket port');
+      });
+      const dbPath = flags.dbPath ?? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db');
+      const genesisHash = localnet.genesis ? await createSolanaRpc(localnet.rpcUrl).getGenesisHash().send().catch(() => null) : null;
+      return {
+        setting,
+        localnet,
+        rpcUrl: localnet.rpcUrl,
+        wsUrl: localnet.wsUrl,
+        manifest: localnet.manifest,
+        dbPath,
+        view: { name: 'localnet', rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl, genesisHash, embedded: true, wagerKeeperLocalnet: true },
+      };
+    }
+    const rpcUrl = setting.rpcUrl;
+    const manifest = await fetchLocalnetManifest(rpcUrl).catch(() => null);
+    const wsUrl = setting.wsUrl ?? manifest?.wsUrl ?? defaultWebSocketUrl(rpcUrl);
+    const genesisHash = await createSolanaRpc(rpcUrl)
+      .getGenesisHash()
+      .send({ abortSignal: AbortSignal.timeout(8_000) })
+      .catch(() => null);
+    const name: ClusterName = clusterNameOf(genesisHash, manifest !== null);
+    // Records per cluster: a localnet's chain is new every run (a fresh file); a long-lived cluster keeps its
+    // file, so a restart resumes every wager. `serve --rpc`/`keeper --rpc` keep the documented keeper.db.
+    const clusterFile = `keeper-${name}-${createHash('sha256').update(genesisHash ?? rpcUrl).digest('hex').slice(0, 8)}.db`;
+    const dbPath =
+      flags.dbPath ??
+      (initial && options.host === 'headless'
+        ? join(options.dataDir, 'keeper.db')
+        : manifest
+          ? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db')
+          : join(options.dataDir, clusterFile));
+    return {
+      setting,
+      rpcUrl,
+      wsUrl,
+      manifest,
+      dbPath,
+      view: { name, rpcUrl, wsUrl, genesisHash, embedded: false, wagerKeeperLocalnet: manifest !== null },
+    };
+  };
+
+  const keeperKey = async (side: ChainSide): Promise<{ signer: KeyPairSigner; source: KeySource }> => {
+    if (flags.keypairFile) return { signer: await readKeypairFile(flags.keypairFile), source: 'file' };
+    // On a wager-keeper localnet the keeper cranks with its funded dev key: a first start needs no set-up.
+    if (side.manifest && options.devKeyOnLocalnet !== false)
+      return { signer: await keypairFromBytes(side.manifest.devKeys.keeper.keypair), source: 'localnet dev key' };
+    const key = await loadKeeperKey({ account: keychainAccount });
+    return { signer: key.signer, source: key.source === 'file' ? 'file' : key.source };
+  };
+
+  const startKeeperSide = async (side: ChainSide, initial: boolean): Promise<KeeperSide> => {
+    const settings = effective();
+    const key = await keeperKey(side);
+    const faucet = side.manifest
+      ? { mint: side.manifest.usdcMint as Address, mintAuthority: await keypairFromBytes(side.manifest.mintAuthority) }
+      : initial
+        ? flags.faucet
+        : undefined;
+    const core = await startKeeperCore({
+      rpcUrl: side.rpcUrl,
+      wsUrl: side.wsUrl,
+      signer: key.signer,
+      dbPath: side.dbPath,
+      priorityFeeMicroLamports: settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
+      maxInFlight: settings.maxInFlight,
+      faucet,
+      paused: settings.paused,
+      logger: log,
+    });
+    if (side.manifest) for (const paytable of side.manifest.paytables) paytableNames.set(paytable.address, paytable.name);
+    const stepLog = createStepLog(core.db);
+    const { events } = core.keeper;
+    const onRecord = (record: WagerRecord) => {
+      pendingRecords.set(record.address, toRow(record));
+      scheduleFlush();
+      keeperEvents.emit('record', record);
+    };
+    const onStep: (...args: KeeperEvents['step']) => void = (step) => {
+      const view: StepView = { at: Date.now(), wager: step.wager, step: step.step, outcome: step.outcome, signature: step.signature ?? null, error: step.error ?? null };
+      stepLog.record({ atMs: view.at, wager: view.wager, step: view.step, outcome: view.outcome, signature: view.signature, error: view.error });
+      pendingSteps.push(view);
+      scheduleFlush();
+      keeperEvents.emit('step', step);
+    };
+    const onEarnings: (...args: KeeperEvents['earnings']) => void = (entry) => {
+      emit({ type: 'earnings' });
+      keeperEvents.emit('earnings', entry);
+    };
+    const onLatency: (...args: KeeperEvents['latency']) => void = (latency) => {
+      emit({ type: 'latency', latency: [{ ...latency, at: new Date().toISOString() }] });
+      keeperEvents.emit('latency', latency);
+    };
+    const onHealth: (...args: KeeperEvents['health']) => void = (record) => keeperEvents.emit('health', record);
+    events.on('record', onRecord);
+    events.on('step', onStep);
+    events.on('earnings', onEarnings);
+    events.on('latency', onLatency);
+    events.on('health', onHealth);
+    const demo = side.manifest
+      ? createDemoApp({ rpc: core.connection.rpc, manifest: side.manifest, enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs, onChange: emitStatus })
+      : null;
+    return {
+      core,
+      keySource: key.source,
+      stepLog,
+      demo,
+      async stop() {
+        demo?.stop();
+        await core.stop();
+        events.off('record', onRecord);
+        events.off('step', onStep);
+        events.off('earnings', onEarnings);
+        events.off('latency', onLatency);
+        events.off('health', onHealth);
+      },
+    };
+  };
+
+  const stopCore = async (what: 'keeper' | 'all') => {
+    const side = keeperSide;
+    keeperSide = undefined;
+    await side?.stop();
+    if (what === 'all') {
+      const old = chain;
+      chain = undefined;
+      await old?.localnet?.stop();
+    }
+  };
+
+  /** Starts (or restarts) the core on `setting`; keeps the chain side when only the keeper must restart. */
+  const runCore = async (setting: ClusterSetting | null, initial: boolean) => {
+    phase = 'starting';
+    coreError = null;
+    emitStatus();
+    try {
+      await stopCore(setting ? 'all' : 'keeper');
+      if (setting) chain = await startChain(setting, initial);
+      if (!chain) throw new Error('no cluster chosen');
+      keeperSide = await startKeeperSide(chain, initial);
+      startedAt = Date.now();
+      phase = 'running';
+      log.info({ cluster: chain.view.name, rpc: chain.rpcUrl, keeper: keeperSide.core.keeper.address }, 'keeper core running');
+    } catch (error) {
+      phase = 'failed';
+      const message = (error as Error).message;
+      coreError = setting?.kind === 'rpc' ? `the keeper could not start on ${setting.rpcUrl}: ${message}` : `the keeper could not start: ${message}`;
+      coreError += '. Choose another cluster or fix the RPC URL in Settings, then switch again.';
+      log.error({ error: message }, 'keeper core failed to start');
+      emitStatus();
+      throw error;
+    }
+    emitStatus();
+    void probeRpc();
+  };
+  const change = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = changing.then(work, work);
+    changing = next.catch(() => undefined);
+    return next;
+  };
+
+  const requireKeeper = () => {
+    if (!keeperSide) throw new KeeperUnavailableError(phase === 'failed' ? (coreError ?? 'the keeper is not running') : 'the keeper is restarting');
+    return keeperSide.core.keeper;
+  };
+
+  const keyView = async (): Promise<KeyView> => {
+    let keychain: KeyView['keychain'];
+    try {
+      keychain = { address: await readKeeperKeyAddress(keychainAccount), error: null };
+    } catch (error) {
+      keychain = { address: null, error: (error as Error).message };
+    }
+    const keeper = keeperSide?.core.keeper;
+    return { inUse: keeper && keeperSide ? { address: keeper.address, source: keeperSide.keySource } : null, keychain };
+  };
+
+  const emptyTotals = (): EarningsTotals => ({ receivedLamports: 0, feeLamports: 0, netLamports: 0, cranks: 0 });
+  const totals = (summary: { receivedLamports: number; feeLamports: number; cranks: number }): EarningsTotals => ({
+    ...summary,
+    netLamports: summary.receivedLamports - summary.feeLamports,
+  });
+
+  /** The keeper key in the keychain changed: restart the keeper if it cranks with that key. */
+  const afterKeyChange = async () => {
+    if (keeperSide?.keySource === 'keychain' || keeperSide?.keySource === 'keychain (created)') await change(() => runCore(null, false)).catch(() => undefined);
+    return keyView();
+  };
+
+  const operatorApi: OperatorApi = {
+    status: async () => status(),
+    health,
+    async overview({ dayStartMs }) {
+      const keeper = keeperSide?.core.keeper;
+      const now = Date.now();
+      if (!keeper || !keeperSide) {
+        return {
+          queueCounts: { queued: 0, requested: 0, fulfilled: 0, settled: 0, expired: 0, unknown: 0 },
+          parkedPayouts: 0,
+          cranksToday: { landed: 0, lost: 0, skipped: 0, failed: 0 },
+          earnings: { today: emptyTotals(), week: emptyTotals(), all: emptyTotals() },
+        };
+      }
+      const counts = keeper.records.countsByState();
+      return {
+        queueCounts: counts.states,
+        parkedPayouts: counts.parkedPayouts,
+        cranksToday: keeperSide.stepLog.countsSince(dayStartMs),
+        earnings: {
+          today: totals(keeper.earnings.summary(dayStartMs)),
+          week: totals(keeper.earnings.summary(now - 7 * DAY_MS)),
+          all: totals(keeper.earnings.summary()),
+        },
+      };
+    },
+    async queue() {
+      const keeper = keeperSide?.core.keeper;
+      if (!keeper) return [];
+      const records = [...keeper.records.byState(IN_PROGRESS_STATES), ...keeper.records.withParkedPayout()];
+      const unknown = [...new Set(records.flatMap((r) => (r.paytable && !paytableNames.has(r.paytable) ? [r.paytable] : [])))];
+      if (unknown.length) {
+        for (const [address, name] of await fetchPaytableNames(keeperSide!.core.connection.rpc, unknown).catch(() => new Map<string, string>()))
+          paytableNames.set(address, name);
+      }
+      return records.map(toRow);
+    },
+    async wager({ address }) {
+      const record = keeperSide?.core.keeper.records.get(address);
+      return record ? toRow(record) : null;
+    },
+    async earningsSeries({ sinceMs, bucketMs }) {
+      const keeper = keeperSide?.core.keeper;
+      if (!keeper) return [];
+      if (!(bucketMs >= 1_000)) throw new Error('bucketMs must be at least 1000 (one second)');
+      return keeper.earnings.totals(sinceMs, bucketMs).map((point) => ({
+        bucketStart: Number(point.bucketStart),
+        receivedLamports: Number(point.receivedLamports),
+        feeLamports: Number(point.feeLamports),
+        netLamports: Number(point.receivedLamports) - Number(point.feeLamports),
+        cranks: Number(point.cranks),
+      }));
+    },
+    async recentSteps({ limit }) {
+      if (!keeperSide) return [];
+      return keeperSide.stepLog.recent(Math.min(Math.max(1, limit), 1_000)).map((entry) => ({
+        at: entry.atMs,
+        wager: entry.wager,
+        step: entry.step,
+        outcome: entry.outcome,
+        signature: entry.signature,
+        error: entry.error,
+      }));
+    },
+    async oracleLatency({ limit }) {
+      return keeperSide?.core.keeper.oracleLatency.history(Math.min(Math.max(1, limit), 1_000)) ?? [];
+    },
+    async settings() {
+      return { settings: effective(), key: await keyView(), fixedByFlags: fixedByFlags() };
+    },
+    async setPaused({ paused }) {
+      if (typeof paused !== 'boolean') throw new Error('paused must be true or false');
+      options.settings.set({ paused });
+      keeperSide?.core.keeper.setPaused(paused);
+      emitStatus();
+      return status();
+    },
+    async saveSettings({ changes }) {
+      const checked = validateSettingsChanges(changes ?? {});
+      for (const key of fixedByFlags())
+        if (key in checked) throw new Error(`${key} is set by a command-line flag for this run; restart without the flag to change it here`);
+      const before = effective();
+      // Compared with the cluster running now (headless hosts start on their flags, not on the saved one).
+      const clusterChanged = checked.cluster !== undefined && JSON.stringify(checked.cluster) !== JSON.stringify(chain?.setting);
+      if (checked.cluster?.kind === 'rpc' && clusterChanged) {
+        // Refuse a cluster we cannot reach before anything stops: the running keeper keeps running.
+        const test = await testRpcConnection(checked.cluster.rpcUrl);
+        if (!test.ok) throw new Error(`${test.error} Nothing was changed: the keeper keeps running on ${chain?.rpcUrl ?? 'its current cluster'}.`);
+      }
+      options.settings.set(checked);
+      const after = effective();
+      if (checked.paused !== undefined) keeperSide?.core.keeper.setPaused(after.paused);
+      keeperSide?.demo?.configure({ enabled: after.demoEnabled, intervalMs: after.demoIntervalMs });
+      const loopChanged = before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports || before.maxInFlight !== after.maxInFlight;
+      let restarted = false;
+      if (clusterChanged && checked.cluster) {
+        await change(() => runCore(checked.cluster!, false));
+        restarted = true;
+      } else if (loopChanged && chain) {
+        await change(() => runCore(null, false));
+        restarted = true;
+      } else emitStatus();
+      return { view: await operatorApi.settings(), restarted };
+    },
+    testConnection: async ({ rpcUrl }) => testRpcConnection(rpcUrl),
+    async generateKey({ replace }) {
+      const existing = await readKeeperKeyAddress(keychainAccount);
+      if (existing && !replace)
+        throw new Error(
+          `the keychain already holds a keeper key (${existing}); a new key replaces it, and SOL left on ${existing} stays there: move it first, then confirm the replacement`,
+        );
+      const fresh = await generateKeypairWithBytes();
+      storeKeeperKey(fresh.secretKey, keychainAccount);
+      log.info({ address: fresh.signer.address }, 'new keeper key stored in the OS keychain');
+      return afterKeyChange();
+    },
+    async importKey({ path, replace }) {
+      if (typeof path !== 'string' || path.trim() === '') throw new Error('give the path of a Solana CLI keypair file (a JSON array of 64 bytes), e.g. ~/.config/solana/id.json');
+      const file = path.trim().replace(/^~(?=\/)/, process.env.HOME ?? '~');
+      const { signer, bytes } = await readKeypairFileBytes(file);
+      const existing = await readKeeperKeyAddress(keychainAccount);
+      if (existing && existing !== signer.address && !replace)
+        throw new Error(`the keychain already holds a keeper key (${existing}); importing ${signer.address} replaces it: confirm the replacement`);
+      storeKeeperKey(bytes, keychainAccount);
+      bytes.fill(0);
+      log.info({ address: signer.address }, 'keeper key imported into the OS keychain');
+      return afterKeyChange();
+    },
+  };
+
+  const startApi = async () => {
+    const settings = effective();
+    const allowedOrigins = new Set<string>(settings.corsOrigins);
+    const publicApi = createPublicApi({
+      keeper: {
+        submitWager: (address) => requireKeeper().submitWager(address),
+        lookupWager: (address) => requireKeeper().lookupWager(address),
+        health: () => requireKeeper().health(),
+      },
+      faucet: () => keeperSide?.core.faucet,
+      allowedOrigins,
+      onInternalError: (error, request) => log.error({ error: (error as Error)?.message, ...request }, 'public api error'),
+    });
+    const token = randomBytes(24).toString('base64url');
+    const operatorHttp = options.console
+      ? createOperatorHttp({ api: operatorApi, onEvent: (listener) => service.onEvent(listener), token, uiDirectory: options.console.uiDirectory, logger: log })
+      : undefined;
+    const fetch = operatorHttp ? operatorHttp.withConsole(publicApi.fetch) : publicApi.fetch;
+    api = await listenPublicApi({ fetch } as Parameters<typeof listenPublicApi>[0], { port: settings.apiPort, host: settings.apiHost }).catch((error: unknown) => {
+      throw listenError(error, '--port', settings.apiHost, settings.apiPort);
+    });
+    const server = api;
+    stopHost.push(() => server.close());
+    // The console's own origins always; without --cors-origin nothing else (the saved list adds to them).
+    for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
+    corsOrigins = [...allowedOrigins];
+    if (operatorHttp) consoleUrl = `${consoleBase(server.url)}${OPERATOR_HTTP.consolePath}#token=${token}`;
+    if (flags.metricsPort !== undefined) {
+      const port = flags.metricsPort;
+      const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: keeperEvents })), port).catch((error: unknown) => {
+        throw listenError(error, '--metrics-port', '127.0.0.1', port);
+      });
+      stopHost.push(() => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
+      metricsUrl = metrics.url;
+    }
+  };
+
+  const service: OperatorService = {
+    api: operatorApi,
+    keeperEvents,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async start() {
+      const initialCluster = flags.cluster ?? (options.host === 'desktop' ? options.settings.store.cluster : { kind: 'embedded' as const });
+      try {
+        await startApi();
+        await change(() => runCore(initialCluster, true));
+      } catch (error) {
+        if (options.failFast) {
+          await service.stop();
+          throw error;
+        }
+      }
+      probeTimer = setInterval(() => void probeRpc(), HEALTH_PROBE_MS);
+      probeTimer.unref?.();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(probeTimer);
+      clearTimeout(flushTimer);
+      await changing;
+      await stopCore('all');
+      await stopInReverse(stopHost, log);
+      listeners.clear();
+    },
+    describe: () => ({
+      apiUrl: api?.url ?? '',
+      consoleUrl,
+      corsOrigins,
+      metricsUrl,
+      rpcUrl: chain?.rpcUrl ?? null,
+      keeper: keeperSide?.core.keeper.address ?? null,
+      keySource: keeperSide?.keySource ?? null,
+      db: chain?.dbPath ?? null,
+      faucet: Boolean(keeperSide?.core.faucet),
+      manifest: chain?.manifest ?? null,
+    }),
+  };
+  return service;
+}
+
+/** The console is opened at 127.0.0.1 even when /v1 listens on every address (it answers loopback peers only). */
+function consoleBase(apiUrl: string): string {
+  const url = new URL(apiUrl);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  return url.origin;
+}

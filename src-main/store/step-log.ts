@@ -1,0 +1,45 @@
+/**
+ * Every crank the keeper tried and how it went (landed, lost to another keeper, skipped, failed), for the
+ * console's "cranks today by outcome" and its list of recent steps. The earnings ledger books only the
+ * landed ones (with their fees); this log keeps the others too.
+ */
+import type { Database } from './database';
+import type { CrankStep } from './earnings-ledger';
+
+export type StepLogOutcome = 'landed' | 'lost' | 'skipped' | 'failed';
+
+export interface StepLogEntry {
+  atMs: number;
+  wager: string | null;
+  step: CrankStep;
+  outcome: StepLogOutcome;
+  signature: string | null;
+  error: string | null;
+}
+
+export interface StepLog {
+  record(entry: StepLogEntry): void;
+  /** Steps since `sinceMs`, counted by outcome. */
+  countsSince(sinceMs: number): Record<StepLogOutcome, number>;
+  /** The most recent `limit` steps, newest first. */
+  recent(limit: number): StepLogEntry[];
+}
+
+export function createStepLog(db: Database): StepLog {
+  const insert = db.prepare('INSERT INTO crank_steps (at_ms, wager, step, outcome, signature, error) VALUES (?, ?, ?, ?, ?, ?)');
+  const counts = db.prepare('SELECT outcome, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY outcome');
+  const recent = db.prepare(
+    'SELECT at_ms AS atMs, wager, step, outcome, signature, error FROM crank_steps ORDER BY at_ms DESC, id DESC LIMIT ?',
+  );
+  return {
+    record: (entry) => {
+      insert.run(entry.atMs, entry.wager, entry.step, entry.outcome, entry.signature, entry.error);
+    },
+    countsSince: (sinceMs) => {
+      const result: Record<StepLogOutcome, number> = { landed: 0, lost: 0, skipped: 0, failed: 0 };
+      for (const row of counts.all(sinceMs) as { outcome: StepLogOutcome; n: number }[]) result[row.outcome] = Number(row.n);
+      return result;
+    },
+    recent: (limit) => recent.all(limit) as unknown as StepLogEntry[],
+  };
+}
