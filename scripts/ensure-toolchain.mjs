@@ -9,6 +9,7 @@ const REQUIRED = [
   { command: 'clang-19', debianPackage: 'clang-19' }, // builds the on-chain programs
   { command: 'dbus-run-session', debianPackage: 'dbus' }, // a session bus for the OS keychain tests
   { command: 'gnome-keyring-daemon', debianPackage: 'gnome-keyring' }, // the Secret Service behind @napi-rs/keyring
+  { command: 'chromium', debianPackage: 'chromium' }, // the console's browser tests (Playwright drives /usr/bin/chromium)
 ];
 
 const isOnPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -26,11 +26,14 @@ Commands:
       prints {"stalled":true|false,"pending":N}.
   keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
+         [--no-console]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
-      The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...}.
+      The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
+      "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
-        [--db FILE] [--keypair FILE] [--metrics-port N]
-      The embedded localnet (unless --rpc), the keeper with the faucet and the /v1 API together.
+        [--db FILE] [--keypair FILE] [--metrics-port N] [--no-console]
+      The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
+      (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together.
   inspect ADDRESS [--rpc http://127.0.0.1:8899]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);

@@ -623,8 +623,9 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     });
     const server = api;
     stopHost.push(() => server.close());
-    // The console's own origins always; without --cors-origin nothing else (the saved list adds to them).
-    for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
+    // --cors-origin names exactly the origins allowed (as before the console existed); otherwise the
+    // console's own origins and the saved list.
+    if (flags.corsOrigins === undefined) for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
     corsOrigins = [...allowedOrigins];
     if (operatorHttp) consoleUrl = `${consoleBase(server.url)}${OPERATOR_HTTP.consolePath}#token=${token}`;
     if (flags.metricsPort !== undefined) {

@@ -1,0 +1,82 @@
+/**
+ * Starts `wager-keeper serve --port 0 --rpc-port 0` as a person would (the real CLI, the embedded
+ * localnet, keeper, /v1 and the console) once per spec file, and opens the console URL its ready line
+ * prints. Settings live in a fresh directory, never the developer's own.
+ */
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+
+export const BIN = join(import.meta.dirname, '..', 'bin', 'wager-keeper.js');
+const run = promisify(execFile);
+
+export interface ServeReady {
+  event: 'ready';
+  api: string;
+  rpcUrl: string;
+  keeper: string;
+  console: string;
+  manifest: { paytables: { name: string }[]; wsUrl: string };
+}
+
+export interface RunningCommand<T> {
+  ready: T;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs `wager-keeper ARGS` until its JSON ready line; `stop()` ends it with SIGTERM. */
+export async function startCommand<T>(args: string[]): Promise<RunningCommand<T>> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-settings-')) },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const lines = createInterface({ input: child.stdout! });
+  const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
+  lines.close();
+  if (!first) throw new Error(`wager-keeper ${args[0]} exited before it was ready: ${stderr}`);
+  return {
+    ready: JSON.parse(first) as T,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** `wager-keeper open` on the localnet at `rpcUrl`: the wager's address. */
+export async function openWager(rpcUrl: string, paytable = 'coin-flip', amount = '1.00'): Promise<string> {
+  const { stdout } = await run(process.execPath, [BIN, 'open', '--rpc', rpcUrl, '--paytable', paytable, '--amount', amount]);
+  return (JSON.parse(stdout) as { wager: string }).wager;
+}
+
+/** Saves what the page shows now as an artifact of the test. */
+export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+}
+
+export const test = base.extend<{ consolePage: Page }, { serve: RunningCommand<ServeReady> }>({
+  serve: [
+    async ({}, use) => {
+      const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0']);
+      await use(serve);
+      await serve.stop();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  consolePage: async ({ page, serve }, use) => {
+    await page.goto(serve.ready.console);
+    await use(page);
+  },
+});
+
+export { expect };
