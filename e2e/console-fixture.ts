@@ -66,6 +66,7 @@ export async function attachScreenshot(page: Page, testInfo: TestInfo, name: str
 
 export const test = base.extend<{ consolePage: Page }, { serve: RunningCommand<ServeReady> }>({
   serve: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
       const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0']);
       await use(serve);
