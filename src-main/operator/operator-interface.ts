@@ -21,6 +21,8 @@ export type CrankStepName = 'request' | 'settle' | 'expire' | 'claim_payout' | '
 /** T_SETTLE (spec): the request window is open+2 .. open+150; past open+150 an unfulfilled wager expires. */
 export const REQUEST_DELAY_SLOTS = 2;
 export const T_SETTLE_SLOTS = 150;
+/** The queue keeps a finished wager this long after it finished (then it leaves the list). */
+export const FINISHED_ROW_TTL_MS = 10 * 60_000;
 
 export type ClusterName = 'localnet' | 'devnet' | 'testnet' | 'mainnet-beta' | 'custom';
 
@@ -211,7 +213,10 @@ export interface OperatorApi {
   status(): Promise<StatusView>;
   health(): Promise<HealthView>;
   overview(args: { dayStartMs: number }): Promise<OverviewView>;
-  /** Wagers in progress and parked payouts (all of them; the UI virtualizes). */
+  /**
+   * Wagers in progress and parked payouts (all of them; the UI virtualizes), plus up to 500 that finished
+   * (settled, expired, unknown) in the last 10 minutes, so a cranker sees each one end.
+   */
   queue(): Promise<QueueRow[]>;
   /** One wager's record, or null when the keeper has none. */
   wager(args: { address: string }): Promise<QueueRow | null>;

@@ -34,6 +34,7 @@ import { createOperatorHttp } from './operator-http';
 import { createOperatorApp, listenOperator } from './operator-server';
 import {
   BASE_FEE_LAMPORTS,
+  FINISHED_ROW_TTL_MS,
   LOW_BALANCE_LAMPORTS,
   OPERATOR_HTTP,
   type ClusterName,
@@ -131,6 +132,9 @@ interface KeeperSide {
 }
 
 const RECORD_BATCH_MS = 150;
+/** The queue also lists wagers that finished this recently (at most this many), so their end is seen. */
+export const RECENTLY_FINISHED_MS = FINISHED_ROW_TTL_MS;
+const RECENTLY_FINISHED_LIMIT = 500;
 const HEALTH_PROBE_MS = 1_000;
 const DAY_MS = 86_400_000;
 
@@ -499,7 +503,12 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     async queue() {
       const keeper = keeperSide?.core.keeper;
       if (!keeper) return [];
-      const records = [...keeper.records.byState(IN_PROGRESS_STATES), ...keeper.records.withParkedPayout()];
+      // In progress, parked payouts, and what finished in the last few minutes (so a cranker sees it end).
+      const records = [
+        ...keeper.records.byState(IN_PROGRESS_STATES),
+        ...keeper.records.withParkedPayout(),
+        ...keeper.records.finishedSince(new Date(Date.now() - RECENTLY_FINISHED_MS), RECENTLY_FINISHED_LIMIT),
+      ];
       const unknown = [...new Set(records.flatMap((r) => (r.paytable && !paytableNames.has(r.paytable) ? [r.paytable] : [])))];
       if (unknown.length) {
         for (const [address, name] of await fetchPaytableNames(keeperSide!.core.connection.rpc, unknown).catch(() => new Map<string, string>()))

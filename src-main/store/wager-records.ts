@@ -121,6 +121,8 @@ export interface WagerRecordStore {
   /** How many records are in each state (one GROUP BY), and how many settled ones have a parked payout. */
   countsByState(): { states: Record<KeeperState, number>; parkedPayouts: number };
   recent(limit: number): WagerRecord[];
+  /** Records that finished (settled, expired, unknown; no parked payout) and changed at or after `since`, newest first. */
+  finishedSince(since: Date, limit: number): WagerRecord[];
 }
 
 export function createWagerRecordStore(db: Database, now: () => Date = () => new Date()): WagerRecordStore {
@@ -177,6 +179,12 @@ export function createWagerRecordStore(db: Database, now: () => Date = () => new
       const parked = db.prepare('SELECT COUNT(*) AS n FROM wagers WHERE payout_pending = 1').get() as { n: number };
       return { states, parkedPayouts: Number(parked.n) };
     },
+    finishedSince: (since, limit) =>
+      (db
+        .prepare(
+          `SELECT * FROM wagers WHERE state IN ('settled', 'expired', 'unknown') AND payout_pending = 0 AND updated_at >= ? ORDER BY updated_at DESC LIMIT ?`,
+        )
+        .all(since.toISOString(), limit) as unknown as Row[]).map(fromRow),
     recent: (limit) => (db.prepare('SELECT * FROM wagers ORDER BY updated_at DESC LIMIT ?').all(limit) as unknown as Row[]).map(fromRow),
   };
 }
