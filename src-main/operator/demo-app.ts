@@ -1,7 +1,7 @@
 /**
  * The localnet demo app: opens a wager every few seconds with the localnet's dev app key, so that a
- * newcomer sees the keeper crank within seconds of the first start. It exists only on a wager-keeper
- * localnet (its manifest holds the dev app key and test USDC); the console never offers it elsewhere.
+ * newcomer sees the keeper crank within seconds of the first start. It runs only on the app's own embedded
+ * localnet (whose manifest holds the dev app key and test USDC); the console never offers it elsewhere.
  */
 import type { Rpc, SolanaRpcApi } from '@solana/kit';
 import { openLocalnetWager } from '../localnet/dev-app-wager';

@@ -47,7 +47,7 @@ export type KeySource = 'localnet dev key' | 'keychain' | 'keychain (created)' |
 export type CorePhase = 'starting' | 'running' | 'failed';
 
 export interface DemoView {
-  /** Only on a wager-keeper localnet (never elsewhere: it spends the dev app key's test USDC). */
+  /** Only on the app's embedded localnet (never elsewhere: it spends the dev app key's test USDC). */
   available: boolean;
   enabled: boolean;
   intervalMs: number;

@@ -384,7 +384,9 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     events.on('earnings', onEarnings);
     events.on('latency', onLatency);
     events.on('health', onHealth);
-    const demo = side.manifest
+    // Only on this app's own embedded localnet: another localnet is someone's test chain, where wagers
+    // appearing by themselves would surprise them (and its dev app key's USDC is theirs).
+    const demo = side.manifest && side.localnet
       ? createDemoApp({ rpc: core.connection.rpc, manifest: side.manifest, enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs, onChange: emitStatus })
       : null;
     return {
