@@ -1,5 +1,6 @@
 /** The frame: navigation, the status line (always visible), and the current screen. */
 import type { ReactNode } from 'react';
+import { PauseSwitch } from './components/PauseSwitch';
 import { clusterLabel, formatAge } from './model/format';
 import { useConnection, useHealth, useNow, useStatus } from './queries';
 import { ComingSoon } from './screens/ComingSoon';
@@ -33,7 +34,7 @@ function StatusLine() {
       <span>slot {health?.slot?.toLocaleString('en-US') ?? '—'}</span>
       <span>RPC {health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</span>
       <span>last pass {health ? formatAge(health.lastTick, now) : '—'}</span>
-      <span className={status?.paused ? 'warn' : 'ok'}>{status?.paused ? 'paused' : 'cranking'}</span>
+      {status && <PauseSwitch status={status} />}
       {status?.phase === 'starting' && (
         <span className="warn" role="status" aria-busy="true">
           starting the keeper…

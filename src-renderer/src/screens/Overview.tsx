@@ -2,34 +2,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { EarningsTotals, StatusView } from '../../../src-main/operator/operator-interface';
+import type { EarningsTotals } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { cumulativeNetSol, describeRunway, formatAge, formatLamports, formatSol, sumEarnings } from '../model/format';
 import { EARNINGS_RANGES, useBridge, useEarnings, useHealth, useNow, useOverview, useStatus } from '../queries';
-
-function PauseSwitch({ status }: { status: StatusView }) {
-  const bridge = useBridge();
-  const client = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: (paused: boolean) => bridge.call('setPaused', { paused }),
-    onSuccess: (next) => client.setQueryData(['status'], next),
-  });
-  return (
-    <div className="pause">
-      <button
-        type="button"
-        className={status.paused ? 'primary' : 'danger'}
-        disabled={toggle.isPending}
-        aria-busy={toggle.isPending}
-        onClick={() => toggle.mutate(!status.paused)}
-      >
-        {status.paused ? 'Resume keeper' : 'Pause keeper'}
-      </button>
-      <span>{status.paused ? 'Paused: no new cranks are sent; in-flight ones finish. The pause is saved.' : 'Cranking: every slot moves wagers forward.'}</span>
-      {toggle.error && <p role="alert" className="error">Could not change it: {toggle.error.message}</p>}
-    </div>
-  );
-}
 
 function KeeperCard() {
   const status = useStatus().data;
@@ -57,7 +33,11 @@ function KeeperCard() {
           )}
         </div>
       )}
-      <PauseSwitch status={status} />
+      <p className={status.paused ? 'warn' : 'muted'}>
+        {status.paused
+          ? 'Paused: no new cranks are sent; in-flight ones finish. Resume from the switch at the top.'
+          : 'Cranking: every slot moves wagers forward. The switch at the top pauses it.'}
+      </p>
     </section>
   );
 }
