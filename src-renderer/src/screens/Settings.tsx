@@ -193,7 +193,7 @@ function OptionsSection({ view }: { view: SettingsView }) {
   });
   const [form, setForm] = useState<FormState>(initial);
   const [invalid, setInvalid] = useState<string | null>(null);
-  useEffect(() => setForm(initial()), [view]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setForm(initial()), [view]);
   const save = useMutation({
     mutationFn: (changes: Partial<ConsoleSettings>) => bridge.call('saveSettings', { changes }),
     onSuccess: (result) => {
