@@ -12,6 +12,8 @@ import { desktopUnavailableReason } from '../scripts/desktop-launch.mjs';
 
 const root = join(import.meta.dirname, '..');
 const reason: string | null = desktopUnavailableReason({ env: process.env, platform: process.platform, electronDirectory: join(root, 'node_modules', 'electron') });
+// The list reporter shows a skip without its reason: say it in the run's output too.
+if (reason) console.log(`e2e/electron.spec.ts: SKIPPED: Electron cannot start here: ${reason}`);
 
 // eslint-disable-next-line no-empty-pattern -- this test uses no fixtures
 test('the desktop app starts on the embedded localnet with its funded keeper', async ({}, testInfo) => {
