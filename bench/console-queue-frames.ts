@@ -133,9 +133,11 @@ const generator = setInterval(() => {
   }
 }, BATCH_MS);
 
+// Frames unthrottled (no vsync cap): each requestAnimationFrame interval is then the real cost of a frame
+// (script, style, layout, paint), not the 16.7 ms of a 60 Hz display it would otherwise always show.
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: ['--disable-gpu', '--disable-gpu-vsync', '--disable-frame-rate-limit', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -170,7 +172,7 @@ try {
         wagerUpdatesDuringMeasurement: updates - updatesBefore,
         frames: frames.length,
         frameMs: { median: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) },
-        framesOver16ms: frames.filter((f) => f > 16.7).length,
+        framesOver16ms: frames.filter((f) => f > 16).length,
         targetP95Ms: 16,
       },
       null,
