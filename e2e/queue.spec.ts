@@ -16,6 +16,12 @@ test('a wager opened with `wager-keeper open` appears in the queue and turns set
   const wager = await openWager(serve.ready.rpcUrl);
   await expect(rowOf(page, wager)).toBeVisible();
   await expect(rowOf(page, wager)).toContainText(/settled/i, { timeout: 60_000 });
+  // A row opens its detail: the keeper's record with its transactions.
+  await rowOf(page, wager).click();
+  const detail = page.getByRole('complementary', { name: 'Wager detail' });
+  await expect(detail).toContainText(wager);
+  await expect(detail).toContainText(/settle transaction/);
+  await expect(detail.getByRole('button', { name: 'Copy settle transaction' })).toBeVisible();
   await attachScreenshot(page, testInfo, 'queue-settled');
 });
 

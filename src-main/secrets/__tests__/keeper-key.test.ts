@@ -6,54 +6,35 @@
  * keeper refuses with KeychainUnavailableError's message pointing at `--keypair` instead of inventing a key.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeypairWithBytes } from '../keypair-bytes';
+import {
+  cleanUp,
+  fixtureCommand,
+  inSecretServiceSession as inSession,
+  isolatedEnv as isolatedHome,
+  jsonLines,
+  projectRoot,
+  secretServiceMissing,
+  secretServiceNote,
+} from './secret-service-session';
 
-const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/load-keeper-key.ts', import.meta.url));
-const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((command) => !has(command));
-const secretServiceNote = missing.length
-  ? ` [SKIPPED: ${missing.join(' and ')} not installed; scripts/ensure-toolchain.mjs installs them (Debian packages dbus, gnome-keyring)]`
-  : '';
-if (missing.length) console.warn(`keeper-key tests need a Secret Service:${secretServiceNote}`);
+const missing = secretServiceMissing ? ['a Secret Service'] : [];
+if (secretServiceMissing) console.warn(`keeper-key tests need a Secret Service:${secretServiceNote}`);
 
 type FixtureAnswer = { address: string; source: string } | { error: string; keychainUnavailable: boolean };
 
 const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => cleanUp(dirs));
 
-/** An isolated home: the keyring files, if any, are written here. No D-Bus session address is inherited. */
-function isolatedEnv() {
-  const home = mkdtempSync(join(tmpdir(), 'keeper-key-'));
-  dirs.push(home);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), XDG_RUNTIME_DIR: join(home, 'run') };
-  delete env.DBUS_SESSION_BUS_ADDRESS;
-  return { home, env };
-}
-
-const loadKeyCommand = (keypairFile?: string) =>
-  [process.execPath, '--import', 'tsx', fixture, ...(keypairFile ? ['--keypair', keypairFile] : [])].map((part) => `'${part}'`).join(' ');
-
-const answers = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as FixtureAnswer);
-
-/** Runs `commands` one after another inside one private D-Bus session with an unlocked gnome-keyring. */
-function inSecretServiceSession(env: NodeJS.ProcessEnv, commands: string[]) {
-  const script = [
-    'mkdir -p -m 700 "$XDG_RUNTIME_DIR"',
-    'echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-    ...commands,
-  ].join('; ');
-  const result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], { cwd: projectRoot, env, encoding: 'utf8', timeout: 30_000 });
-  if (result.status !== 0) throw new Error(`dbus-run-session failed (${result.status}): ${result.stderr}`);
-  return answers(result.stdout);
-}
+const isolatedEnv = () => isolatedHome(dirs);
+const loadKeyCommand = (keypairFile?: string) => fixtureCommand(fixture, keypairFile ? ['--keypair', keypairFile] : []);
+const answers = (stdout: string) => jsonLines<FixtureAnswer>(stdout);
+const inSecretServiceSession = (env: NodeJS.ProcessEnv, commands: string[]) => inSession<FixtureAnswer>(env, commands);
 
 describe('the keeper key in the OS keychain', () => {
   it.skipIf(missing.length > 0)(`creates and stores a key on the first start and returns the same address on the next one${secretServiceNote}`, () => {
