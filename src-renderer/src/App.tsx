@@ -1,5 +1,6 @@
 /** The frame: navigation, the status line (always visible), and the current screen. */
 import type { ReactNode } from 'react';
+import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
 import { clusterLabel, formatAge } from './model/format';
 import { useConnection, useHealth, useNow, useStatus } from './queries';
@@ -19,36 +20,45 @@ const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'settings', label: 'Settings' },
 ];
 
+const CONNECTION_TEXT = { connected: 'live', connecting: 'connecting…', disconnected: 'disconnected' } as const;
+
 function StatusLine() {
   const status = useStatus().data;
   const health = useHealth().data;
   const connection = useConnection().data;
   const now = useNow();
   const cluster = status?.cluster ?? null;
+  const phase = status?.phase;
   return (
-    <header className="status-line" role="banner">
-      <span className={`badge cluster-${cluster?.name ?? 'none'}`} title={cluster?.genesisHash ? `genesis ${cluster.genesisHash}` : undefined}>
-        {clusterLabel(cluster)}
-      </span>
-      <span title="RPC URL">{cluster ? cluster.rpcUrl.replace(/^https?:\/\//, '') : '—'}</span>
-      <span>slot {health?.slot?.toLocaleString('en-US') ?? '—'}</span>
-      <span>RPC {health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</span>
-      <span>last pass {health ? formatAge(health.lastTick, now) : '—'}</span>
-      {status && <PauseSwitch status={status} />}
-      {status?.phase === 'starting' && (
-        <span className="warn" role="status" aria-busy="true">
-          starting the keeper…
+    <header className="status-line">
+      <div className="status-items">
+        <span className={`badge cluster-${cluster?.name ?? 'none'}`} title={cluster?.genesisHash ? `cluster ${cluster.name}, genesis ${cluster.genesisHash}` : undefined}>
+          {clusterLabel(cluster)}
         </span>
-      )}
+        <span className="rpc-url" title={cluster ? `RPC ${cluster.rpcUrl}, WebSocket ${cluster.wsUrl}` : undefined}>
+          {cluster ? cluster.rpcUrl.replace(/^https?:\/\//, '') : '—'}
+        </span>
+        <span>slot {health?.slot != null ? health.slot.toLocaleString('en-US') : '—'}</span>
+        <span>RPC {health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</span>
+        <span>last pass {health ? formatAge(health.lastTick, now) : '—'}</span>
+        {health?.rpcError && (
+          <span className="error" title={`${health.rpcError}: check the RPC URL in Settings`}>
+            RPC error
+          </span>
+        )}
+        <span className={`phase ${phase ?? 'starting'}`} aria-busy={phase === 'starting' || phase === undefined}>
+          keeper {phase === 'failed' ? 'failed' : phase === 'starting' || phase === undefined ? 'starting…' : 'running'}
+        </span>
+        <span className={`connection ${connection}`} title="The live event stream from the keeper">
+          <span className="dot" aria-hidden="true" /> {CONNECTION_TEXT[connection]}
+        </span>
+        {status && <PauseSwitch status={status} />}
+      </div>
       {connection === 'disconnected' && (
-        <span className="error" role="alert">
-          Disconnected from the keeper — reconnecting… (if this lasts, check that the keeper process still runs)
-        </span>
-      )}
-      {health?.rpcError && (
-        <span className="error" title={health.rpcError}>
-          RPC error
-        </span>
+        <div className="banner error" role="alert">
+          Disconnected from the keeper — reconnecting… The figures below may be out of date. If this lasts, check that the keeper process (wager-keeper serve or the
+          desktop app) still runs; if it was restarted, open the new console URL it printed.
+        </div>
       )}
     </header>
   );
@@ -59,13 +69,19 @@ function CoreProblem() {
   if (status.error)
     return (
       <div className="panel error" role="alert">
-        Cannot read the keeper's status: {(status.error as Error).message}
+        Cannot read the keeper's status: {status.error.message}
       </div>
     );
   if (status.data?.phase === 'failed')
     return (
       <div className="panel error" role="alert">
-        {status.data.error ?? 'The keeper is not running.'} <a href="#/settings">Open Settings</a>
+        <strong>The keeper is not running.</strong> {status.data.error ?? 'It stopped without saying why: check its log.'} <GoTo screen="settings">Open Settings</GoTo> to pick a cluster that works.
+      </div>
+    );
+  if (status.data?.phase === 'starting')
+    return (
+      <div className="panel starting" role="status" aria-busy="true">
+        Starting the keeper{status.data.cluster ? ` on ${status.data.cluster.rpcUrl}` : ''}…
       </div>
     );
   return null;
@@ -76,10 +92,10 @@ export function App() {
   const screens: Record<Screen, ReactNode> = {
     overview: <Overview />,
     queue: <Queue />,
-    inspector: <ComingSoon name="Inspector" what="the wager inspector for support staff" />,
-    oracle: <ComingSoon name="Oracle" what="the oracle monitor and stall warnings" />,
-    liquidity: <ComingSoon name="Liquidity" what="liquidity actions for LPs" />,
-    faucet: <ComingSoon name="Faucet" what="the test-network faucet" />,
+    inspector: <ComingSoon name="Inspector" what="look up any wager by address, with its accounts and transactions, for support staff" />,
+    oracle: <ComingSoon name="Oracle" what="the oracle's latency over time and stall warnings" />,
+    liquidity: <ComingSoon name="Liquidity" what="deposits, withdrawals and epoch strikes for liquidity providers" />,
+    faucet: <ComingSoon name="Faucet" what="test SOL and USDC for wallets on a localnet or devnet" />,
     settings: <Settings />,
   };
   return (
@@ -93,7 +109,6 @@ export function App() {
                 {item.label}
                 {item.coming && (
                   <span className="coming" aria-hidden="true">
-                    {' '}
                     coming
                   </span>
                 )}

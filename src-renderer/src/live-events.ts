@@ -1,39 +1,54 @@
 /**
  * Folds the core's live events into the TanStack Query cache: status and health replace their queries,
- * record batches merge into the queue by address (a shallow copy of the index, so React sees a new value,
- * plus the batch's rows: about a millisecond for 10 000 wagers), steps, earnings and latency invalidate
- * what they change (at most once a second). Nothing polls. bench/console-queue-frames.ts measures it.
+ * record batches merge into the queue by address (O(changes) per batch, see model/queue.ts) and into an
+ * open wager detail, steps, earnings and latency invalidate what they change (at most once a second).
+ * Nothing polls. When the event stream comes back after a drop, or the core restarted, everything is read again.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { FINISHED_ROW_TTL_MS, type OperatorEvent, type QueueRow, type StatusView } from '../../src-main/operator/operator-interface';
-import type { ConsoleTransport } from './transport';
+import type { OperatorEvent, QueueRow, StatusView } from '../../src-main/operator/operator-interface';
+import { mergeRecords, pruneFinished, type QueueIndex } from './model/queue';
+import type { ConnectionState, ConsoleTransport } from './transport';
 
-/** The queue as the cache keeps it: one Map by address. */
-export type QueueIndex = Map<string, QueueRow>;
+const THROTTLE_MS = 1_000;
+const PRUNE_EVERY_MS = 15_000;
 
-/** A finished row leaves the list once it is older than the TTL; active ones stay. */
-const isStale = (row: QueueRow, nowMs: number) =>
-  (row.state === 'settled' || row.state === 'expired' || row.state === 'unknown') && !row.payoutPending && nowMs - Date.parse(row.updatedAt) > FINISHED_ROW_TTL_MS;
-
-export function mergeRecords(current: QueueIndex | undefined, records: readonly QueueRow[], nowMs: number): QueueIndex {
-  const next = new Map(current);
-  for (const row of records) {
-    if (isStale(row, nowMs)) next.delete(row.address);
-    else next.set(row.address, row);
-  }
-  return next;
+/** Calls `run(keys)` at most once per THROTTLE_MS with every key asked for meanwhile (the first at once). */
+export function keyThrottle(run: (keys: string[]) => void, everyMs = THROTTLE_MS) {
+  const pending = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastRun = -Infinity;
+  const flush = () => {
+    timer = undefined;
+    lastRun = Date.now();
+    const keys = [...pending];
+    pending.clear();
+    if (keys.length) run(keys);
+  };
+  return {
+    request(...keys: string[]) {
+      for (const key of keys) pending.add(key);
+      if (timer !== undefined) return;
+      timer = setTimeout(flush, Math.max(0, lastRun + everyMs - Date.now()));
+    },
+    cancel: () => clearTimeout(timer),
+  };
 }
 
 export function connectLiveEvents(transport: ConsoleTransport, client: QueryClient): () => void {
-  const pendingInvalidations = new Set<string>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const invalidateSoon = (...keys: string[]) => {
-    for (const key of keys) pendingInvalidations.add(key);
-    timer ??= setTimeout(() => {
-      timer = undefined;
-      for (const key of pendingInvalidations) void client.invalidateQueries({ queryKey: [key] });
-      pendingInvalidations.clear();
-    }, 1_000);
+  const invalidate = keyThrottle((keys) => {
+    for (const key of keys) void client.invalidateQueries({ queryKey: [key] });
+  });
+  const everything = () => client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'connection' });
+
+  const mergeIntoOpenDetails = (records: readonly QueueRow[]) => {
+    // Only wager details someone opened are cached: O(open details + batch).
+    const open = client.getQueryCache().findAll({ queryKey: ['wager'] });
+    if (open.length === 0) return;
+    const byAddress = new Map(records.map((row) => [row.address, row]));
+    for (const query of open) {
+      const row = byAddress.get(query.queryKey[1] as string);
+      if (row) client.setQueryData(['wager', row.address], row);
+    }
   };
 
   const onEvent = (event: OperatorEvent) => {
@@ -42,44 +57,51 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
         const previous = client.getQueryData<StatusView>(['status']);
         client.setQueryData(['status'], event.status);
         // A new core (cluster switch, keeper restart): everything else is about another keeper now.
-        if (previous && previous.startedAt !== event.status.startedAt)
-          void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'status' });
+        if (previous && previous.startedAt !== event.status.startedAt) void client.invalidateQueries({ predicate: (query) => !['status', 'connection'].includes(query.queryKey[0] as string) });
         break;
       }
       case 'health':
         client.setQueryData(['health'], event.health);
         break;
-      case 'records': {
+      case 'records':
+        // Before the first answer of the queue query there is nothing to merge into: that answer is newer.
         client.setQueryData<QueueIndex>(['queue'], (current) => (current ? mergeRecords(current, event.records, Date.now()) : current));
-        for (const row of event.records) if (client.getQueryData(['wager', row.address]) !== undefined) client.setQueryData(['wager', row.address], row);
-        invalidateSoon('overview');
+        mergeIntoOpenDetails(event.records);
+        invalidate.request('overview');
         break;
-      }
       case 'steps':
-        invalidateSoon('overview', 'steps');
+        invalidate.request('overview', 'earnings', 'recentSteps');
         break;
       case 'earnings':
-        invalidateSoon('overview', 'earnings');
+        invalidate.request('overview', 'earnings');
         break;
       case 'latency':
-        invalidateSoon('oracleLatency');
+        invalidate.request('oracleLatency');
         break;
     }
   };
   const unsubscribeEvents = transport.bridge.onEvent(onEvent);
+
   let wasDisconnected = false;
-  const unsubscribeConnection = transport.onConnection((state) => {
+  const unsubscribeConnection = transport.onConnection((state: ConnectionState) => {
     client.setQueryData(['connection'], state);
     if (state === 'disconnected') wasDisconnected = true;
     // Back after a drop: what happened meanwhile was missed; read everything again.
     if (state === 'connected' && wasDisconnected) {
       wasDisconnected = false;
-      void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'connection' });
+      void everything();
     }
   });
+
+  // Finished wagers leave the list FINISHED_ROW_TTL_MS after they finished, also when no batch touches them.
+  const prune = setInterval(() => {
+    client.setQueryData<QueueIndex>(['queue'], (current) => (current ? pruneFinished(current, Date.now()) : current));
+  }, PRUNE_EVERY_MS);
+
   return () => {
     unsubscribeEvents();
     unsubscribeConnection();
-    clearTimeout(timer);
+    invalidate.cancel();
+    clearInterval(prune);
   };
 }

@@ -6,19 +6,28 @@ import { App } from './App';
 import { connectLiveEvents } from './live-events';
 import { BridgeContext } from './queries';
 import { pickTransport } from './transport';
+import { syncScreenFromLocation } from './ui-store';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
+// The token is read (and taken out of the URL) before routing on `#/...`.
 const transport = pickTransport();
+syncScreenFromLocation();
 
 if (!transport) {
   root.render(
-    <main className="panel error no-token" role="alert">
-      <h1>No operator token in this address</h1>
-      <p>
-        The console needs the per-run token that <code>wager-keeper serve</code> (or <code>npm start</code>) prints in its ready line. Open
-        the exact <code>"console"</code> URL from that line, for example <code>http://127.0.0.1:7300/console/#token=…</code>.
-      </p>
+    <main className="no-token">
+      <section className="panel" role="alert" aria-labelledby="no-token-title">
+        <h1 id="no-token-title">No operator token in the URL</h1>
+        <p>
+          This console only talks to the keeper with the per-run token that <code>wager-keeper serve</code> (or <code>npm start</code>) prints,
+          and this address does not carry one, so nothing can be shown.
+        </p>
+        <p>
+          Open the exact <code>"console"</code> URL from the JSON ready line that <code>wager-keeper serve</code> printed when it started, for
+          example <code>http://127.0.0.1:7300/console/#token=…</code>. The token changes at every start: after a restart, use the new line.
+        </p>
+      </section>
     </main>,
   );
 } else {

@@ -2,8 +2,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState } from 'react';
 import type { OperatorBridge } from '../../src-main/operator/operator-interface';
-import type { QueueIndex } from './live-events';
+import type { EarningsRange } from './model/earnings';
 import { startOfLocalDay } from './model/format';
+import { indexQueue, type QueueIndex } from './model/queue';
 import type { ConnectionState } from './transport';
 
 export const BridgeContext = createContext<OperatorBridge | null>(null);
@@ -24,9 +25,10 @@ export const useHealth = () => {
   return useQuery({ queryKey: ['health'], queryFn: () => bridge.call('health', undefined) });
 };
 
+/** Today starts at local midnight (computed here, in the operator's time zone). */
 export const useOverview = () => {
   const bridge = useBridge();
-  const dayStartMs = startOfLocalDay(Date.now());
+  const dayStartMs = startOfLocalDay(useNow(60_000));
   return useQuery({ queryKey: ['overview', dayStartMs], queryFn: () => bridge.call('overview', { dayStartMs }) });
 };
 
@@ -34,7 +36,9 @@ export const useQueue = () => {
   const bridge = useBridge();
   return useQuery({
     queryKey: ['queue'],
-    queryFn: async (): Promise<QueueIndex> => new Map((await bridge.call('queue', undefined)).map((row) => [row.address, row])),
+    queryFn: async (): Promise<QueueIndex> => indexQueue(await bridge.call('queue', undefined)),
+    // Batches mutate the Map in place and wrap it anew: nothing to compare deeply.
+    structuralSharing: false,
   });
 };
 
@@ -43,22 +47,14 @@ export const useWager = (address: string | null) => {
   return useQuery({ queryKey: ['wager', address], queryFn: () => bridge.call('wager', { address: address! }), enabled: address !== null });
 };
 
-export interface EarningsRange {
-  label: string;
-  spanMs: number;
-  bucketMs: number;
-}
-export const EARNINGS_RANGES: EarningsRange[] = [
-  { label: '1 h', spanMs: 3_600_000, bucketMs: 60_000 },
-  { label: '24 h', spanMs: 86_400_000, bucketMs: 900_000 },
-  { label: '7 d', spanMs: 7 * 86_400_000, bucketMs: 7_200_000 },
-];
-
 export const useEarnings = (range: EarningsRange) => {
   const bridge = useBridge();
   return useQuery({
     queryKey: ['earnings', range.label],
-    queryFn: () => bridge.call('earningsSeries', { sinceMs: Date.now() - range.spanMs, bucketMs: range.bucketMs }),
+    queryFn: async () => {
+      const sinceMs = Date.now() - range.spanMs;
+      return { sinceMs, points: await bridge.call('earningsSeries', { sinceMs, bucketMs: range.bucketMs }) };
+    },
   });
 };
 
@@ -67,15 +63,19 @@ export const useSettings = () => {
   return useQuery({ queryKey: ['settings'], queryFn: () => bridge.call('settings', undefined) });
 };
 
+/** The live event stream's state (set by live-events.ts; never fetched). */
 export const useConnection = () =>
   useQuery<ConnectionState>({ queryKey: ['connection'], queryFn: () => 'connecting', staleTime: Infinity, enabled: false, initialData: 'connecting' });
 
-/** A clock for ages and countdowns (a local re-render, not a data poll). */
+/**
+ * A clock for ages and countdowns: re-renders every `everyMs` (a local re-render, not a data poll) and
+ * answers the time of the render, so an age is right also when fresh data (not the clock) re-rendered it.
+ */
 export function useNow(everyMs = 1_000): number {
-  const [now, setNow] = useState(Date.now());
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    const timer = setInterval(() => setTick((tick) => tick + 1), everyMs);
     return () => clearInterval(timer);
   }, [everyMs]);
-  return now;
+  return Date.now();
 }

@@ -23,35 +23,69 @@ export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 export interface ConsoleTransport {
   bridge: OperatorBridge;
   kind: 'desktop' | 'browser';
-  /** Connection of the live event stream (always connected over IPC). */
+  /** Connection of the live event stream (always connected over IPC). Calls the listener with the current state at once. */
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
-/** Reads the token from `#token=...` (or `?token=`), then removes it from the address bar (it stays in memory). */
+/**
+ * Reads the token from `#token=...` (or `?token=...`), then takes it out of the address bar (it stays in
+ * memory only) and leaves a route (`#/overview` unless the URL already named one).
+ */
 export function takeTokenFromLocation(): string | null {
-  const fromHash = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token');
-  const fromQuery = new URLSearchParams(window.location.search).get('token');
-  const token = fromHash ?? fromQuery;
-  if (token) window.history.replaceState(null, '', `${window.location.pathname}#/overview`);
+  const { hash, search, pathname } = window.location;
+  const hashText = hash.replace(/^#/, '');
+  const route = hashText.startsWith('/') ? hashText.split(/[?&]token=/)[0]! : null;
+  const fromHash = route === null ? new URLSearchParams(hashText).get('token') : new URLSearchParams(hashText.split('?')[1] ?? '').get('token');
+  const query = new URLSearchParams(search);
+  const token = fromHash ?? query.get('token');
+  if (token) {
+    query.delete('token');
+    const rest = query.toString();
+    window.history.replaceState(null, '', `${pathname}${rest ? `?${rest}` : ''}#${route ?? '/overview'}`);
+  }
   return token;
 }
+
+const RECONNECT_MS = [1_000, 2_000, 5_000, 10_000];
 
 function httpTransport(token: string): ConsoleTransport {
   const listeners = new Set<(event: OperatorEvent) => void>();
   const connection = new Set<(state: ConnectionState) => void>();
   let state: ConnectionState = 'connecting';
   const setState = (next: ConnectionState) => {
+    if (next === state) return;
     state = next;
     for (const listener of connection) listener(next);
   };
-  // EventSource reconnects by itself after a drop; the UI refetches when it is back (see live-events.ts).
-  const source = new EventSource(`${OPERATOR_HTTP.events}?token=${encodeURIComponent(token)}`);
-  source.onopen = () => setState('connected');
-  source.onerror = () => setState('disconnected');
-  source.onmessage = (message: MessageEvent<string>) => {
-    const event = JSON.parse(message.data) as OperatorEvent;
-    for (const listener of listeners) listener(event);
+
+  // EventSource reconnects by itself after a dropped stream; after an answer it cannot use (the server
+  // restarting, a 401) it gives up (CLOSED), so then a new one is opened, with a growing delay.
+  let failures = 0;
+  const open = () => {
+    const source = new EventSource(`${OPERATOR_HTTP.events}?token=${encodeURIComponent(token)}`);
+    source.onopen = () => {
+      failures = 0;
+      setState('connected');
+    };
+    source.onerror = () => {
+      setState('disconnected');
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        setTimeout(open, RECONNECT_MS[Math.min(failures++, RECONNECT_MS.length - 1)]);
+      }
+    };
+    source.onmessage = (message: MessageEvent<string>) => {
+      let event: OperatorEvent;
+      try {
+        event = JSON.parse(message.data) as OperatorEvent;
+      } catch {
+        return; // not an event of ours (the stream only carries JSON events)
+      }
+      for (const listener of listeners) listener(event);
+    };
   };
+  open();
+
   const bridge: OperatorBridge = {
     async call<M extends OperatorMethod>(method: M, args: OperatorArgs<M>): Promise<OperatorResult<M>> {
       let response: Response;
@@ -62,15 +96,18 @@ function httpTransport(token: string): ConsoleTransport {
           body: JSON.stringify(args ?? {}),
         });
       } catch {
-        throw new Error('cannot reach the keeper: is `wager-keeper serve` still running? Restart it and open the new console URL it prints.');
+        throw new Error('Cannot reach the keeper: is `wager-keeper serve` still running? Start it again and open the console URL it prints.');
       }
-      const body = (await response.json().catch(() => ({ error: `HTTP ${response.status}` }))) as unknown;
-      if (!response.ok) throw new Error((body as { error?: string }).error ?? `HTTP ${response.status}`);
+      const body = (await response.json().catch(() => null)) as unknown;
+      if (!response.ok) {
+        const error = (body as { error?: unknown } | null)?.error;
+        throw new Error(typeof error === 'string' ? error : `The keeper answered HTTP ${response.status}: try again; if it lasts, restart wager-keeper serve.`);
+      }
       return body as OperatorResult<M>;
     },
     onEvent(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => void listeners.delete(listener);
     },
   };
   return {
@@ -79,7 +116,7 @@ function httpTransport(token: string): ConsoleTransport {
     onConnection(listener) {
       connection.add(listener);
       listener(state);
-      return () => connection.delete(listener);
+      return () => void connection.delete(listener);
     },
   };
 }
@@ -88,7 +125,14 @@ function httpTransport(token: string): ConsoleTransport {
 export function pickTransport(): ConsoleTransport | null {
   if (window.wagerKeeper) {
     const bridge = window.wagerKeeper;
-    return { bridge, kind: 'desktop', onConnection: (listener) => (listener('connected'), () => undefined) };
+    return {
+      bridge,
+      kind: 'desktop',
+      onConnection: (listener) => {
+        listener('connected');
+        return () => undefined;
+      },
+    };
   }
   const token = takeTokenFromLocation();
   return token ? httpTransport(token) : null;

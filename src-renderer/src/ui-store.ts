@@ -1,12 +1,13 @@
 /** UI-only state (never server data): the screen, the queue's filter and sort, the wager whose detail is open. */
 import { create } from 'zustand';
-import type { SortOrder, StateFilter } from './model/format';
+import { toggleSort, type SortKey, type SortOrder, type StateFilter } from './model/queue';
 
 export const SCREENS = ['overview', 'queue', 'inspector', 'oracle', 'liquidity', 'faucet', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
-const screenFromHash = (): Screen => {
-  const name = window.location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] as Screen;
+/** `#/queue` → "queue"; anything else (or the token fragment) → "overview". */
+export const screenFromHash = (hash: string): Screen => {
+  const name = hash.replace(/^#\/?/, '').split(/[/?&]/)[0] as Screen;
   return SCREENS.includes(name) ? name : 'overview';
 };
 
@@ -15,22 +16,23 @@ interface UiState {
   filter: StateFilter;
   order: SortOrder;
   selected: string | null;
-  go(screen: Screen): void;
   setFilter(filter: StateFilter): void;
-  sortBy(key: SortOrder['key']): void;
+  sortBy(key: SortKey): void;
   select(address: string | null): void;
 }
 
 export const useUi = create<UiState>((set) => ({
-  screen: screenFromHash(),
+  screen: screenFromHash(window.location.hash),
   filter: 'all',
   order: { key: 'openSlot', descending: true },
   selected: null,
-  go: (screen) => set({ screen }),
   setFilter: (filter) => set({ filter }),
-  sortBy: (key) => set((state) => ({ order: { key, descending: state.order.key === key ? !state.order.descending : true } })),
+  sortBy: (key) => set((state) => ({ order: toggleSort(state.order, key) })),
   select: (selected) => set({ selected }),
 }));
 
+/** Routes on the current `#/...` (call after the token was taken out of the URL). */
+export const syncScreenFromLocation = () => useUi.setState({ screen: screenFromHash(window.location.hash) });
+
 // Hash routing (#/queue): links are real links, and back/forward work.
-window.addEventListener('hashchange', () => useUi.setState({ screen: screenFromHash() }));
+window.addEventListener('hashchange', syncScreenFromLocation);

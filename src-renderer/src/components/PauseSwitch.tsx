@@ -1,4 +1,7 @@
-/** The crank loop's start/pause switch: always in the status line, on every screen. */
+/**
+ * The crank loop's start/pause switch: always in the status line, on every screen. A plain button whose name
+ * says what it does ("Pause keeper" / "Resume keeper").
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StatusView } from '../../../src-main/operator/operator-interface';
 import { useBridge } from '../queries';
@@ -11,7 +14,7 @@ export function PauseSwitch({ status }: { status: StatusView }) {
     onSuccess: (next) => client.setQueryData(['status'], next),
   });
   return (
-    <div className="pause">
+    <span className="pause">
       <button
         type="button"
         className={status.paused ? 'primary' : 'danger'}
@@ -21,9 +24,12 @@ export function PauseSwitch({ status }: { status: StatusView }) {
       >
         {status.paused ? 'Resume keeper' : 'Pause keeper'}
       </button>
-      <span className={status.paused ? 'warn' : 'ok'}>{status.paused ? 'paused (saved): no new cranks' : 'cranking'}</span>
-      {toggle.error && <p role="alert" className="error">Could not change it: {toggle.error.message}</p>}
-    </div>
+      <span className={status.paused ? 'warn' : 'ok'}>{status.paused ? 'paused: no new cranks' : 'cranking'}</span>
+      {toggle.error && (
+        <span role="alert" className="error">
+          Could not {status.paused ? 'resume' : 'pause'} the keeper: {toggle.error.message}
+        </span>
+      )}
+    </span>
   );
 }
-

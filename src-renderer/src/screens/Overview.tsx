@@ -4,47 +4,64 @@ import { useState } from 'react';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { EarningsTotals } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
-import { cumulativeNetSol, describeRunway, formatAge, formatLamports, formatSol, sumEarnings } from '../model/format';
-import { EARNINGS_RANGES, useBridge, useEarnings, useHealth, useNow, useOverview, useStatus } from '../queries';
+import { GoTo } from '../components/GoTo';
+import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
+import { describeRunway, formatAge, formatDuration, formatLamports, formatSol, formatSolExact, lowBalanceAdvice } from '../model/format';
+import { useBridge, useEarnings, useHealth, useNow, useOverview, useStatus } from '../queries';
 
 function KeeperCard() {
   const status = useStatus().data;
   const health = useHealth().data;
-  if (!status?.keeper) return <section className="panel">No keeper is running yet.</section>;
+  if (!status?.keeper)
+    return (
+      <section className="panel" aria-labelledby="keeper-title">
+        <h2 id="keeper-title">Keeper</h2>
+        <p className="muted">No keeper is running yet{status?.phase === 'starting' ? ': it is starting' : ''}.</p>
+      </section>
+    );
   const address = status.keeper.address;
-  const devnet = status.cluster?.name === 'devnet';
+  const advice = lowBalanceAdvice(address, status.cluster?.name ?? null);
   return (
     <section className="panel" aria-labelledby="keeper-title">
       <h2 id="keeper-title">Keeper</h2>
       <p className="address-line">
-        <code className="full-address">{address}</code> <CopyButtonInline address={address} />
-        <span className="muted"> key: {status.keeper.keySource}</span>
+        <code className="full-address">{address}</code> <CopyButton text={address} label="Copy keeper address" />
       </p>
-      <p className="big">{health ? formatSol(health.lamports) : '—'}</p>
-      <p className="muted">{health ? `Runway: ${describeRunway(health.runway)}` : ''}</p>
+      <p className="muted">
+        Key: {status.keeper.keySource}
+        {status.keeper.keySource === 'keychain (created)' ? ' at this start: fund it before it can crank' : ''}
+      </p>
+      <p className="big" title={health ? `${BigInt(health.lamports).toLocaleString('en-US')} lamports` : undefined}>
+        {health ? formatSolExact(health.lamports) : '—'}
+      </p>
+      <p className="muted">{health ? `Runway: ${describeRunway(health.runway)}.` : 'Reading the balance…'}</p>
       {health?.runway.low && (
         <div role="alert" className="error">
-          Low balance: {formatSol(health.lamports)} left. Send SOL to <code>{address}</code> (the keeper pays each crank's transaction fee up front).
-          {devnet && (
+          <strong>Low balance: {formatSolExact(health.lamports)} left.</strong> {advice.send}
+          {advice.airdrop && (
             <>
               {' '}
-              On devnet: <code>solana airdrop 1 {address} --url devnet</code>
+              On {status.cluster?.name}: <code>{advice.airdrop}</code> <CopyButton text={advice.airdrop} label="Copy airdrop command" />
             </>
           )}
         </div>
       )}
       <p className={status.paused ? 'warn' : 'muted'}>
         {status.paused
-          ? 'Paused: no new cranks are sent; in-flight ones finish. Resume from the switch at the top.'
-          : 'Cranking: every slot moves wagers forward. The switch at the top pauses it.'}
+          ? 'Paused: no new cranks are sent; in-flight ones finish. "Resume keeper" at the top starts it again.'
+          : 'Running: each loop pass moves every wager forward. "Pause keeper" at the top stops new cranks.'}
       </p>
     </section>
   );
 }
 
-/** The keeper address's copy button, named for screen readers and tests. */
-function CopyButtonInline({ address }: { address: string }) {
-  return <CopyButton text={address} label="Copy keeper address" />;
+function Stat({ label, value, className }: { label: string; value: number | undefined; className?: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{value === undefined ? '—' : value.toLocaleString('en-US')}</dd>
+    </div>
+  );
 }
 
 function Counts() {
@@ -52,96 +69,95 @@ function Counts() {
   const counts = overview?.queueCounts;
   const today = overview?.cranksToday;
   return (
-    <section className="panel" aria-labelledby="queue-title">
-      <h2 id="queue-title">Queue and cranks today</h2>
-      <dl className="stats">
-        <div>
-          <dt>queued</dt>
-          <dd>{counts?.queued ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>requested</dt>
-          <dd>{counts?.requested ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>fulfilled</dt>
-          <dd>{counts?.fulfilled ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>parked payouts</dt>
-          <dd>{overview?.parkedPayouts ?? '—'}</dd>
-        </div>
+    <section className="panel" aria-labelledby="counts-title">
+      <h2 id="counts-title">Queue</h2>
+      <dl className="stats" aria-label="Wagers by state">
+        <Stat label="queued" value={counts?.queued} />
+        <Stat label="requested" value={counts?.requested} />
+        <Stat label="fulfilled" value={counts?.fulfilled} />
+        <Stat label="parked payouts" value={overview?.parkedPayouts} />
       </dl>
-      <dl className="stats">
-        <div>
-          <dt>landed</dt>
-          <dd>{today?.landed ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>lost to another keeper</dt>
-          <dd>{today?.lost ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>skipped</dt>
-          <dd>{today?.skipped ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>failed</dt>
-          <dd className={today?.failed ? 'error' : undefined}>{today?.failed ?? '—'}</dd>
-        </div>
+      <h2 id="cranks-title">Cranks today</h2>
+      <dl className="stats" aria-labelledby="cranks-title">
+        <Stat label="landed" value={today?.landed} className="ok" />
+        <Stat label="lost to another keeper" value={today?.lost} />
+        <Stat label="skipped" value={today?.skipped} />
+        <Stat label="failed" value={today?.failed} className={today?.failed ? 'error' : undefined} />
       </dl>
+      <p className="muted small">Since local midnight. Failed cranks are retried with a backoff; lost ones were landed by another keeper first.</p>
     </section>
   );
 }
 
-const totalsText = (totals: EarningsTotals | undefined) =>
-  totals ? `${formatSol(totals.netLamports)} (${totals.cranks} cranks, ${formatLamports(totals.feeLamports)} in fees)` : '—';
+function Totals({ label, totals }: { label: string; totals: EarningsTotals | undefined }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{totals ? formatSol(totals.netLamports) : '—'}</dd>
+      {totals && (
+        <dd className="muted small">
+          {formatSol(totals.receivedLamports)} received − {formatLamports(totals.feeLamports)} in fees, {totals.cranks.toLocaleString('en-US')}{' '}
+          {totals.cranks === 1 ? 'crank' : 'cranks'}
+        </dd>
+      )}
+    </div>
+  );
+}
 
 function Earnings() {
   const overview = useOverview().data;
   const [rangeIndex, setRangeIndex] = useState(0);
   const range = EARNINGS_RANGES[rangeIndex]!;
-  const series = useEarnings(range).data ?? [];
-  const points = cumulativeNetSol(series);
-  const total = sumEarnings(series);
-  const summary = `Net earnings: ${formatSol(total.netLamports)} over ${total.cranks} cranks in the last ${range.label}`;
+  const earnings = useEarnings(range);
+  const now = useNow(60_000);
+  const series = earnings.data?.points ?? [];
+  const points = earnings.data ? cumulativeNetSol(series, earnings.data.sinceMs, Math.max(now, earnings.dataUpdatedAt)) : [];
+  const summary = earningsSummary(series, range);
+  const tick = (ms: number) =>
+    range.spanMs > 86_400_000
+      ? new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
+      : new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   return (
     <section className="panel wide" aria-labelledby="earnings-title">
       <h2 id="earnings-title">Fee earnings, net of transaction fees</h2>
-      <dl className="stats">
-        <div>
-          <dt>today</dt>
-          <dd>{totalsText(overview?.earnings.today)}</dd>
-        </div>
-        <div>
-          <dt>7 days</dt>
-          <dd>{totalsText(overview?.earnings.week)}</dd>
-        </div>
-        <div>
-          <dt>all time</dt>
-          <dd>{totalsText(overview?.earnings.all)}</dd>
-        </div>
+      <dl className="stats three">
+        <Totals label="today" totals={overview?.earnings.today} />
+        <Totals label="7 days" totals={overview?.earnings.week} />
+        <Totals label="all time" totals={overview?.earnings.all} />
       </dl>
-      <div className="range" role="group" aria-label="Chart range">
-        {EARNINGS_RANGES.map((r, index) => (
-          <button key={r.label} type="button" aria-pressed={index === rangeIndex} onClick={() => setRangeIndex(index)}>
-            {r.label}
-          </button>
-        ))}
+      <div className="chart-head">
+        <p className="chart-total">{earnings.data ? summary : 'Reading the earnings…'}</p>
+        <div className="range" role="group" aria-label="Chart range">
+          {EARNINGS_RANGES.map((r, index) => (
+            <button key={r.label} type="button" aria-pressed={index === rangeIndex} onClick={() => setRangeIndex(index)}>
+              {r.label}
+            </button>
+          ))}
+        </div>
       </div>
-      <p>{summary}</p>
+      {earnings.error && (
+        <p role="alert" className="error">
+          Cannot read the earnings: {earnings.error.message}
+        </p>
+      )}
       <div className="chart" role="img" aria-label={summary}>
-        {points.length === 0 ? (
-          <p className="muted">No cranks in this range yet: earnings appear here as the keeper lands cranks.</p>
+        {series.length === 0 ? (
+          <p className="muted">No cranks in the last {range.words} yet: the running total of net earnings appears here as the keeper lands cranks.</p>
         ) : (
           <ResponsiveContainer width="100%" height={220}>
-            <AreaChart data={points} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-              <CartesianGrid stroke="#2a3340" />
-              <XAxis dataKey="bucketStart" type="number" domain={['dataMin', 'dataMax']} tickFormatter={(ms: number) => new Date(ms).toLocaleTimeString()} stroke="#8a96a8" />
-              <YAxis tickFormatter={(sol: number) => `${sol.toFixed(4)}`} stroke="#8a96a8" label={{ value: 'SOL', angle: -90, position: 'insideLeft', fill: '#8a96a8' }} />
+            <AreaChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 16 }}>
+              <CartesianGrid stroke="#252d38" />
+              <XAxis dataKey="at" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={tick} stroke="#8a96a8" fontSize={12} />
+              <YAxis
+                tickFormatter={(sol: number) => sol.toPrecision(3)}
+                stroke="#8a96a8"
+                fontSize={12}
+                width={70}
+                label={{ value: 'net SOL', angle: -90, position: 'insideLeft', fill: '#8a96a8', fontSize: 12 }}
+              />
               <Tooltip
                 labelFormatter={(ms) => new Date(Number(ms)).toLocaleString()}
-                formatter={(value) => [`${Number(value).toFixed(9)} SOL`, 'net earnings']}
+                formatter={(value) => [`${Number(value).toFixed(9)} SOL`, 'net earnings so far']}
                 contentStyle={{ background: '#161b22', border: '1px solid #2a3340' }}
               />
               <Area type="stepAfter" dataKey="netSol" stroke="#3fb950" fill="#3fb95033" isAnimationActive={false} />
@@ -165,21 +181,26 @@ function RpcStatus() {
         <dd>{status?.cluster?.rpcUrl ?? '—'}</dd>
         <dt>slot</dt>
         <dd>
-          {health?.slot?.toLocaleString('en-US') ?? '—'} {health?.checkedAt ? `(${formatAge(health.checkedAt, now)})` : ''}
+          {health?.slot != null ? health.slot.toLocaleString('en-US') : '—'} {health?.checkedAt ? `(read ${formatAge(health.checkedAt, now)})` : ''}
         </dd>
         <dt>latency</dt>
         <dd>{health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</dd>
         <dt>last loop pass</dt>
         <dd>{health ? formatAge(health.lastTick, now) : '—'}</dd>
+        <dt>wagers tracked</dt>
+        <dd>{health ? health.queue.toLocaleString('en-US') : '—'}</dd>
       </dl>
       {health?.rpcError && (
-        <p role="alert" className="error">
-          {health.rpcError}. The keeper retries every second; if it lasts, check the RPC URL in <a href="#/settings">Settings</a>.
-        </p>
+        <div role="alert" className="error">
+          The RPC failed: {health.rpcError}. The keeper keeps retrying every pass; if this lasts, check the RPC URL (or switch cluster) in{' '}
+          <GoTo screen="settings">Open Settings</GoTo>.
+        </div>
       )}
     </section>
   );
 }
+
+const DEMO_INTERVALS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 
 function DemoApp() {
   const status = useStatus().data;
@@ -188,36 +209,56 @@ function DemoApp() {
   const now = useNow();
   const save = useMutation({
     mutationFn: (changes: { demoEnabled?: boolean; demoIntervalMs?: number }) => bridge.call('saveSettings', { changes }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['status'] }),
+    onSuccess: (result) => {
+      client.setQueryData(['settings'], result.view);
+      void client.invalidateQueries({ queryKey: ['status'] });
+    },
   });
   const demo = status?.demo;
-  if (!demo?.available) return null;
+  if (!status || !demo) return null;
+  if (!demo.available)
+    return (
+      <section className="panel" aria-labelledby="demo-title">
+        <h2 id="demo-title">Demo app</h2>
+        <p className="muted">
+          Not on this cluster: the demo app runs only on the embedded localnet (it spends the localnet's test USDC). Here wagers appear as apps open them.
+        </p>
+      </section>
+    );
+  const intervals = DEMO_INTERVALS_MS.includes(demo.intervalMs) ? DEMO_INTERVALS_MS : [...DEMO_INTERVALS_MS, demo.intervalMs].sort((a, b) => a - b);
   return (
     <section className="panel" aria-labelledby="demo-title">
       <h2 id="demo-title">Demo app (embedded localnet)</h2>
       <p>
-        {demo.enabled ? `Opens a 1.00 USDC wager every ${demo.intervalMs / 1000} s.` : 'Off.'} Opened {demo.opened} so far
-        {demo.lastOpenedAt ? `, the last ${formatAge(demo.lastOpenedAt, now)}` : ''}.
+        {demo.enabled ? `On: opens a 1.00 USDC wager every ${formatDuration(demo.intervalMs)}.` : 'Off: opens no wagers.'} Opened {demo.opened.toLocaleString('en-US')}{' '}
+        so far{demo.lastOpenedAt ? `, the last ${formatAge(demo.lastOpenedAt, now)}` : ''}.
       </p>
       {demo.lastError && (
-        <p role="alert" className="error">
-          {demo.lastError}
-        </p>
+        <div role="alert" className="error">
+          The last demo wager failed: {demo.lastError}
+        </div>
       )}
-      <label>
-        <input type="checkbox" checked={demo.enabled} onChange={(e) => save.mutate({ demoEnabled: e.target.checked })} /> open demo wagers
-      </label>{' '}
-      <label>
-        every{' '}
-        <select aria-label="Demo interval" value={demo.intervalMs} onChange={(e) => save.mutate({ demoIntervalMs: Number(e.target.value) })}>
-          {[1_000, 2_000, 5_000, 10_000, 30_000, 60_000].map((ms) => (
-            <option key={ms} value={ms}>
-              {ms / 1000} s
-            </option>
-          ))}
-        </select>
-      </label>
-      {save.error && <p role="alert" className="error">{save.error.message}</p>}
+      <div className="actions">
+        <label className="radio">
+          <input type="checkbox" checked={demo.enabled} disabled={save.isPending} onChange={(e) => save.mutate({ demoEnabled: e.target.checked })} /> Open demo wagers
+        </label>
+        <label>
+          every{' '}
+          <select aria-label="Demo interval" value={demo.intervalMs} disabled={save.isPending} onChange={(e) => save.mutate({ demoIntervalMs: Number(e.target.value) })}>
+            {intervals.map((ms) => (
+              <option key={ms} value={ms}>
+                {formatDuration(ms)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {save.isPending && <span aria-busy="true">saving…</span>}
+      </div>
+      {save.error && (
+        <div role="alert" className="error">
+          Could not change the demo app: {save.error.message}
+        </div>
+      )}
     </section>
   );
 }

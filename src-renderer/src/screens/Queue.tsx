@@ -1,21 +1,15 @@
 /** The live queue: every wager in progress (and those just finished), filterable, sortable, virtualized. */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { QueueRow } from '../../../src-main/operator/operator-interface';
-import { Address } from '../components/CopyButton';
-import { formatUsdc, nextStepOf, visibleRows, type SortKey, type StateFilter } from '../model/format';
+import { Address, CopyButton } from '../components/CopyButton';
+import { formatAge, formatUsdc } from '../model/format';
+import { countRows, nextStepOf, STATE_FILTERS, visibleRows, type SortKey, type StateFilter } from '../model/queue';
 import { useHealth, useNow, useQueue, useStatus, useWager } from '../queries';
 import { useUi } from '../ui-store';
 
+/** Fixed row height (px); the CSS `.body .row` uses the same. */
 const ROW_HEIGHT = 34;
-const FILTERS: { value: StateFilter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'queued', label: 'queued' },
-  { value: 'requested', label: 'requested' },
-  { value: 'fulfilled', label: 'fulfilled' },
-  { value: 'parked', label: 'parked payout' },
-  { value: 'finished', label: 'finished (last 10 min)' },
-];
 const COLUMNS: { label: string; sort?: SortKey; className: string }[] = [
   { label: 'State', sort: 'state', className: 'c-state' },
   { label: 'Wager', className: 'c-wager' },
@@ -24,96 +18,170 @@ const COLUMNS: { label: string; sort?: SortKey; className: string }[] = [
   { label: 'Open slot', sort: 'openSlot', className: 'c-slot' },
   { label: 'Slots left', className: 'c-left' },
   { label: 'Next step', className: 'c-next' },
+  { label: 'Backoff', className: 'c-backoff' },
   { label: 'Last error', className: 'c-error' },
   { label: 'Updated', sort: 'updatedAt', className: 'c-updated' },
 ];
 
-function Detail({ address }: { address: string }) {
+const stateText = (row: QueueRow) => (row.payoutPending ? 'parked payout' : row.state);
+const ageOf = (iso: string, now: number) => formatAge(Date.parse(iso), now);
+
+function Field({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+function Detail({ address, fallback }: { address: string; fallback: QueueRow | undefined }) {
   const select = useUi((state) => state.select);
   const wager = useWager(address);
-  const row = wager.data;
-  const fields: [string, string | number | boolean | null][] = row
-    ? [
-        ['state', row.state],
-        ['paytable', row.paytableName ?? row.paytable],
-        ['stake', formatUsdc(row.stake)],
-        ['open slot', row.openSlot],
-        ['expiry slot', row.expirySlot],
-        ['requested at slot', row.requestedSlot],
-        ['fulfilled at slot', row.fulfilledSlot],
-        ['bucket', row.bucket],
-        ['payout', row.payout === null ? null : formatUsdc(row.payout)],
-        ['payout parked in escrow', row.payoutPending],
-        ['attempts', row.attempts],
-        ['next attempt', row.nextAttemptAt ? new Date(row.nextAttemptAt).toLocaleTimeString() : null],
-        ['last error', row.lastError],
-        ['first seen', row.createdAt],
-        ['updated', row.updatedAt],
-      ]
-    : [];
-  const signatures: [string, string | null][] = row
-    ? [
-        ['oracle request', row.oracleRequest],
-        ['request transaction', row.requestSignature],
-        ['settle transaction', row.settleSignature],
-        ['expire transaction', row.expireSignature],
-        ['claim transaction', row.claimSignature],
-      ]
-    : [];
+  const slot = useHealth().data?.slot ?? null;
+  const now = useNow();
+  const row = wager.data ?? fallback;
+  useEffect(() => {
+    const close = (event: globalThis.KeyboardEvent) => event.key === 'Escape' && select(null);
+    window.addEventListener('keydown', close);
+    return () => window.removeEventListener('keydown', close);
+  }, [select]);
+  const next = row ? nextStepOf(row, slot, now) : null;
+  const slotText = (value: number | null) => (value === null ? '—' : `slot ${value.toLocaleString('en-US')}`);
+  const signature = (name: string, value: string | null) => (
+    <Field key={name} name={name}>
+      {value ? <Address value={value} label={`Copy ${name}`} /> : '—'}
+    </Field>
+  );
   return (
-    <aside className="panel detail" aria-label="Wager detail">
-      <button type="button" className="close" onClick={() => select(null)} aria-label="Close detail">
+    <aside className="panel detail" aria-labelledby="detail-title">
+      <button type="button" className="close" onClick={() => select(null)} aria-label="Close wager detail">
         ×
       </button>
-      <h2>Wager</h2>
-      <Address value={address} label="Copy wager address" full />
-      {wager.isPending && <p aria-busy="true">Loading…</p>}
-      {wager.data === null && <p>The keeper has no record of this wager.</p>}
-      {row && (
+      <h2 id="detail-title">Wager {row ? <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{stateText(row)}</span> : null}</h2>
+      <p className="address-line">
+        <code className="full-address">{address}</code> <CopyButton text={address} label="Copy wager address" />
+      </p>
+      {wager.isPending && !row && <p aria-busy="true">Reading the wager…</p>}
+      {wager.error && (
+        <p role="alert" className="error">
+          Cannot read this wager: {wager.error.message}
+        </p>
+      )}
+      {wager.data === null && <p>The keeper has no record of this wager (it may have left the list): look it up with the Inspector when it comes.</p>}
+      {row && next && (
         <dl className="kv">
-          {fields.map(([name, value]) => (
-            <FragmentRow key={name} name={name} value={value === null ? '—' : String(value)} />
-          ))}
-          {signatures.map(([name, value]) => (
-            <FragmentRow key={name} name={name} value={value ? <Address value={value} label={`Copy ${name}`} /> : '—'} />
-          ))}
+          <Field name="state">{stateText(row)}</Field>
+          <Field name="next step">{next.step === 'none' ? 'none: finished' : `${next.step}: ${next.when}`}</Field>
+          <Field name="slots left">{next.slotsLeftLabel}</Field>
+          <Field name="paytable">
+            {row.paytableName ?? '—'} {row.paytable && <Address value={row.paytable} label="Copy paytable address" />}
+          </Field>
+          <Field name="stake">{formatUsdc(row.stake)}</Field>
+          <Field name="open slot">{slotText(row.openSlot)}</Field>
+          <Field name="expiry slot">{slotText(row.expirySlot)}</Field>
+          <Field name="requested at">{slotText(row.requestedSlot)}</Field>
+          <Field name="fulfilled at">{slotText(row.fulfilledSlot)}</Field>
+          <Field name="outcome bucket">{row.bucket ?? '—'}</Field>
+          <Field name="payout">{row.payout === null ? '—' : formatUsdc(row.payout)}</Field>
+          <Field name="payout parked">{row.payoutPending ? 'yes: in escrow until the keeper claims it for the player' : 'no'}</Field>
+          <Field name="attempts">{row.attempts}</Field>
+          <Field name="backoff">{next.backoff ?? (row.nextAttemptAt ? `ended ${formatAge(row.nextAttemptAt, now)}` : 'none')}</Field>
+          <Field name="last error">{row.lastError ? <span className="error">{row.lastError}</span> : '—'}</Field>
+          <Field name="first seen">
+            {new Date(row.createdAt).toLocaleString()} ({ageOf(row.createdAt, now)})
+          </Field>
+          <Field name="updated">
+            {new Date(row.updatedAt).toLocaleString()} ({ageOf(row.updatedAt, now)})
+          </Field>
+          {signature('oracle request', row.oracleRequest)}
+          {signature('request signature', row.requestSignature)}
+          {signature('settle signature', row.settleSignature)}
+          {signature('expire signature', row.expireSignature)}
+          {signature('claim signature', row.claimSignature)}
         </dl>
       )}
     </aside>
   );
 }
 
-function FragmentRow({ name, value }: { name: string; value: React.ReactNode }) {
-  return (
-    <>
-      <dt>{name}</dt>
-      <dd>{value}</dd>
-    </>
-  );
-}
-
-function Row({ row, slot, now, style }: { row: QueueRow; slot: number | null; now: number; style: React.CSSProperties }) {
+const Row = memo(function Row({ row, slot, now, index, selected, start }: { row: QueueRow; slot: number | null; now: number; index: number; selected: boolean; start: number }) {
   const select = useUi((state) => state.select);
   const next = nextStepOf(row, slot, now);
+  const open = () => select(row.address);
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      open();
+    }
+  };
   return (
-    <div role="row" className={`row state-${row.state}`} style={style} onClick={() => select(row.address)} aria-label={`${row.state} wager ${row.address}`}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      tabIndex={0}
+      className={`row${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${start}px)` }}
+      onClick={open}
+      onKeyDown={onKey}
+    >
       <span role="cell" className="c-state">
-        <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{row.payoutPending ? 'parked payout' : row.state}</span>
+        <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{stateText(row)}</span>
       </span>
       <span role="cell" className="c-wager">
-        <code>{row.address}</code>
+        <code title={row.address}>{row.address}</code>
+        <CopyButton text={row.address} label="Copy wager address" />
       </span>
-      <span role="cell" className="c-paytable">{row.paytableName ?? '—'}</span>
-      <span role="cell" className="c-stake">{formatUsdc(row.stake)}</span>
-      <span role="cell" className="c-slot">{row.openSlot ?? '—'}</span>
-      <span role="cell" className="c-left">{next.slotsLeftLabel}</span>
+      <span role="cell" className="c-paytable">
+        {row.paytableName ?? '—'}
+      </span>
+      <span role="cell" className="c-stake">
+        {formatUsdc(row.stake)}
+      </span>
+      <span role="cell" className="c-slot">
+        {row.openSlot ?? '—'}
+      </span>
+      <span role="cell" className={`c-left${next.slotsLeftLabel === 'expirable now' ? ' warn' : ''}`} title={next.slotsLeftLabel}>
+        {next.slotsLeftLabel}
+      </span>
       <span role="cell" className="c-next">
-        {next.step === 'none' ? '—' : `${next.step}: ${next.when}`}
+        {next.step === 'none' ? '—' : `${next.step} ${next.when}`}
+      </span>
+      <span role="cell" className={`c-backoff${next.backoff ? ' active' : ''}`}>
+        {next.backoff ?? '—'}
       </span>
       <span role="cell" className="c-error" title={row.lastError ?? undefined}>
         {row.lastError ?? ''}
       </span>
-      <span role="cell" className="c-updated">{new Date(row.updatedAt).toLocaleTimeString()}</span>
+      <span role="cell" className="c-updated" title={row.updatedAt}>
+        {ageOf(row.updatedAt, now)}
+      </span>
+    </div>
+  );
+});
+
+function EmptyQueue({ filtered, total }: { filtered: boolean; total: number }) {
+  const status = useStatus().data;
+  if (filtered)
+    return (
+      <p className="empty">
+        No wagers match this filter ({total.toLocaleString('en-US')} in the list): pick "All" in "Filter by state" to see them.
+      </p>
+    );
+  const demo = status?.demo;
+  return (
+    <div className="empty">
+      <p>
+        <strong>No wagers in progress.</strong>
+      </p>
+      <p className="muted">
+        {demo?.available
+          ? demo.enabled
+            ? `On this localnet the demo app opens one every ${Math.round(demo.intervalMs / 1000)} s: it appears here within a few seconds.`
+            : 'On this localnet the demo app can open one every few seconds: turn it on in the Overview, or open one with `npx wager-keeper open`.'
+          : 'Wagers appear here as apps open them on this cluster; the keeper picks each one up within a slot or two.'}
+      </p>
     </div>
   );
 }
@@ -121,12 +189,13 @@ function Row({ row, slot, now, style }: { row: QueueRow; slot: number | null; no
 export function Queue() {
   const queue = useQueue();
   const slot = useHealth().data?.slot ?? null;
-  const status = useStatus().data;
   const now = useNow();
   const { filter, order, selected, setFilter, sortBy } = useUi();
-  const rows = useMemo(() => visibleRows(queue.data?.values() ?? [], filter, order), [queue.data, filter, order]);
+  const index = queue.data;
+  const rows = useMemo(() => (index ? visibleRows(index.rows.values(), filter, order) : []), [index, filter, order]);
+  const counts = useMemo(() => (index ? countRows(index.rows.values()) : { total: 0, inProgress: 0, finished: 0 }), [index]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
 
   return (
     <div className="queue-screen">
@@ -136,16 +205,22 @@ export function Queue() {
           <label>
             Filter by state{' '}
             <select aria-label="Filter by state" value={filter} onChange={(e) => setFilter(e.target.value as StateFilter)}>
-              {FILTERS.map((f) => (
+              {STATE_FILTERS.map((f) => (
                 <option key={f.value} value={f.value}>
                   {f.label}
                 </option>
               ))}
             </select>
           </label>
-          <span aria-live="polite">
-            {rows.length.toLocaleString('en-US')} wager{rows.length === 1 ? '' : 's'}
+          <span className="count">
+            {rows.length.toLocaleString('en-US')} {rows.length === 1 ? 'wager' : 'wagers'}
           </span>
+          {index && (
+            <span className="muted">
+              {counts.inProgress.toLocaleString('en-US')} in progress, {counts.finished.toLocaleString('en-US')} finished in the last 10 min · slot{' '}
+              {slot?.toLocaleString('en-US') ?? '—'}
+            </span>
+          )}
         </div>
         {queue.error && (
           <p role="alert" className="error">
@@ -153,14 +228,19 @@ export function Queue() {
           </p>
         )}
         <div role="table" aria-label="Wagers" aria-rowcount={rows.length + 1} className="table">
-          <div role="rowgroup">
-            <div role="row" className="row header">
+          <div role="rowgroup" className="head">
+            <div role="row" aria-rowindex={1} className="row header">
               {COLUMNS.map((column) => (
-                <span role="columnheader" key={column.label} className={column.className} aria-sort={column.sort && order.key === column.sort ? (order.descending ? 'descending' : 'ascending') : undefined}>
+                <span
+                  role="columnheader"
+                  key={column.label}
+                  className={column.className}
+                  aria-sort={column.sort && order.key === column.sort ? (order.descending ? 'descending' : 'ascending') : undefined}
+                >
                   {column.sort ? (
-                    <button type="button" className="sort" onClick={() => sortBy(column.sort!)}>
+                    <button type="button" className="sort" onClick={() => sortBy(column.sort!)} title={`Sort by ${column.label.toLowerCase()}`}>
                       {column.label}
-                      {order.key === column.sort ? (order.descending ? ' ▼' : ' ▲') : ''}
+                      <span aria-hidden="true">{order.key === column.sort ? (order.descending ? ' ▼' : ' ▲') : ' ↕'}</span>
                     </button>
                   ) : (
                     column.label
@@ -170,31 +250,32 @@ export function Queue() {
             </div>
           </div>
           <div role="rowgroup" className="body" ref={scroller}>
-            {rows.length === 0 && !queue.isPending && (
-              <p className="empty">
-                No wagers in progress.{' '}
-                {status?.demo.available
-                  ? status.demo.enabled
-                    ? 'The demo app opens one every few seconds.'
-                    : 'Turn the demo app on (Overview) to see some.'
-                  : 'Wagers appear here as apps open them on this cluster.'}
+            {queue.isPending && (
+              <p className="empty" aria-busy="true">
+                Reading the queue…
               </p>
             )}
+            {index && rows.length === 0 && <EmptyQueue filtered={filter !== 'all'} total={counts.total} />}
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {virtualizer.getVirtualItems().map((item) => (
-                <Row
-                  key={rows[item.index]!.address}
-                  row={rows[item.index]!}
-                  slot={slot}
-                  now={now}
-                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-                />
-              ))}
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = rows[item.index]!;
+                return (
+                  <Row
+                    key={row.address}
+                    row={row}
+                    slot={slot}
+                    now={now}
+                    index={item.index}
+                    selected={row.address === selected}
+                    start={item.start}
+                  />
+                );
+              })}
             </div>
           </div>
         </div>
       </section>
-      {selected && <Detail address={selected} />}
+      {selected && <Detail address={selected} fallback={index?.rows.get(selected)} />}
     </div>
   );
 }

@@ -1,35 +1,72 @@
 /** Settings: the cluster (with a connection test), the keeper key, and the loop and API options. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
-import type { ClusterSetting, ConnectionTest, ConsoleSettings, SettingsView } from '../../../src-main/operator/operator-interface';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ConnectionTest, ConsoleSettings, KeyView, SettingsView } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
+import { clusterLabel } from '../model/format';
+import {
+  CLUSTER_PRESETS,
+  clusterChoiceOf,
+  clusterFromForm,
+  optionsFormOf,
+  parseOptionsForm,
+  SETTING_OF,
+  type ClusterChoice,
+  type OptionsField,
+  type OptionsForm,
+} from '../model/settings-form';
 import { useBridge, useSettings, useStatus } from '../queries';
 
-type ClusterChoice = 'embedded' | 'devnet' | 'mainnet-beta' | 'custom';
-const PRESETS: Record<'devnet' | 'mainnet-beta', string> = {
-  devnet: 'https://api.devnet.solana.com',
-  'mainnet-beta': 'https://api.mainnet-beta.solana.com',
-};
-
-function choiceOf(cluster: ClusterSetting): ClusterChoice {
-  if (cluster.kind === 'embedded') return 'embedded';
-  if (cluster.rpcUrl === PRESETS.devnet) return 'devnet';
-  if (cluster.rpcUrl === PRESETS['mainnet-beta']) return 'mainnet-beta';
-  return 'custom';
-}
+const CHOICES: [ClusterChoice, string][] = [
+  ['embedded', 'Embedded localnet'],
+  ['devnet', 'Devnet'],
+  ['mainnet-beta', 'Mainnet-beta'],
+  ['custom', 'Custom RPC'],
+];
 
 function ConnectionResult({ test }: { test: ConnectionTest }) {
   if (!test.ok)
     return (
       <div role="alert" className="error">
-        {test.error}
+        <strong>The connection test failed.</strong> {test.error}
+        <br />
+        Check the URL (scheme, host and port), that the node is running, and that this machine can reach it; then test again.
       </div>
     );
   return (
     <div role="status" className="ok-box">
-      Connected to {test.rpcUrl}: {test.wagerKeeperLocalnet ? 'a wager-keeper localnet' : test.cluster} (genesis {test.genesisHash.slice(0, 8)}…), Solana{' '}
-      {test.version}, slot {test.slot.toLocaleString('en-US')}, {test.latencyMs} ms.
+      <strong>Connected to {test.rpcUrl}</strong>
+      <dl className="kv">
+        <dt>cluster</dt>
+        <dd>
+          {test.cluster} (genesis {test.genesisHash}){test.wagerKeeperLocalnet ? ': a wager-keeper localnet (dev keys, faucet and demo app available)' : ''}
+        </dd>
+        <dt>version</dt>
+        <dd>Solana {test.version}</dd>
+        <dt>slot</dt>
+        <dd>{test.slot.toLocaleString('en-US')}</dd>
+        <dt>latency</dt>
+        <dd>{test.latencyMs} ms</dd>
+      </dl>
     </div>
+  );
+}
+
+/** A label, its input and the input's inline error (wired with aria-describedby). */
+function FieldRow({ id, label, error, note, children }: { id: string; label: string; error?: string; note?: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <div className="field">
+        {children}
+        {note && <span className="muted note">{note}</span>}
+        {error && (
+          <span id={`${id}-error`} className="field-error">
+            {error}
+          </span>
+        )}
+      </div>
+    </>
   );
 }
 
@@ -38,76 +75,113 @@ function ClusterSection({ view }: { view: SettingsView }) {
   const client = useQueryClient();
   const status = useStatus().data;
   const saved = view.settings.cluster;
-  const [choice, setChoice] = useState<ClusterChoice>(choiceOf(saved));
+  const [choice, setChoice] = useState<ClusterChoice>(clusterChoiceOf(saved));
   const [rpcUrl, setRpcUrl] = useState(saved.kind === 'rpc' ? saved.rpcUrl : '');
   const [wsUrl, setWsUrl] = useState(saved.kind === 'rpc' ? (saved.wsUrl ?? '') : '');
-  const test = useMutation({ mutationFn: (url: string) => bridge.call('testConnection', { rpcUrl: url, wsUrl: wsUrl || null }) });
-  const cluster: ClusterSetting = choice === 'embedded' ? { kind: 'embedded' } : { kind: 'rpc', rpcUrl: rpcUrl.trim(), wsUrl: wsUrl.trim() || null };
+  const [showErrors, setShowErrors] = useState(false);
+  const form = clusterFromForm(choice, rpcUrl, wsUrl);
+  const errors = showErrors ? form.errors : {};
+  const test = useMutation({ mutationFn: (target: { rpcUrl: string; wsUrl: string | null }) => bridge.call('testConnection', target) });
   const switchCluster = useMutation({
-    mutationFn: () => bridge.call('saveSettings', { changes: { cluster } }),
+    mutationFn: (cluster: NonNullable<typeof form.cluster>) => bridge.call('saveSettings', { changes: { cluster } }),
     onSuccess: async (result) => {
       client.setQueryData(['settings'], result.view);
-      await client.invalidateQueries();
+      await client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'connection' });
     },
   });
   const pick = (next: ClusterChoice) => {
     setChoice(next);
     if (next === 'devnet' || next === 'mainnet-beta') {
-      setRpcUrl(PRESETS[next]);
+      setRpcUrl(CLUSTER_PRESETS[next]);
+      setWsUrl('');
+    } else if (next === 'custom' && choice !== 'custom') {
+      setRpcUrl('');
       setWsUrl('');
     }
+    setShowErrors(false);
     test.reset();
+    switchCluster.reset();
   };
+  const runTest = () => {
+    setShowErrors(true);
+    if (form.cluster?.kind === 'rpc') test.mutate({ rpcUrl: form.cluster.rpcUrl, wsUrl: form.cluster.wsUrl });
+  };
+  const runSwitch = () => {
+    setShowErrors(true);
+    if (form.cluster) switchCluster.mutate(form.cluster);
+  };
+  const target = choice === 'embedded' ? 'the embedded localnet' : rpcUrl.trim();
   const running = status?.cluster;
+  const preset = choice === 'devnet' || choice === 'mainnet-beta';
   return (
     <section className="panel" aria-labelledby="cluster-title">
       <h2 id="cluster-title">Cluster</h2>
       <p className="muted">
-        Now: {running ? `${running.name}${running.embedded ? ' (embedded)' : ''} at ${running.rpcUrl}` : 'none'}. Switching restarts the keeper on the new
-        cluster; the app keeps running.
+        Now: {running ? `${clusterLabel(running)} at ${running.rpcUrl}` : 'no cluster'}. Switching restarts the keeper on the new cluster; the app keeps running, and
+        wagers already tracked on this cluster resume when you switch back.
       </p>
       <fieldset>
-        <legend>Cluster</legend>
-        {(
-          [
-            ['embedded', 'Embedded localnet'],
-            ['devnet', 'Devnet'],
-            ['mainnet-beta', 'Mainnet-beta'],
-            ['custom', 'Custom RPC'],
-          ] as const
-        ).map(([value, label]) => (
+        <legend>Run the keeper on</legend>
+        {CHOICES.map(([value, label]) => (
           <label key={value} className="radio">
             <input type="radio" name="cluster" value={value} checked={choice === value} onChange={() => pick(value)} /> {label}
           </label>
         ))}
       </fieldset>
+      {choice === 'mainnet-beta' && (
+        <p className="warn">Mainnet-beta: cranks pay real SOL fees. The public RPC limits request rates; a paid RPC URL (Custom RPC) is more reliable.</p>
+      )}
       {choice !== 'embedded' && (
         <div className="form-grid">
-          <label htmlFor="rpc-url">RPC URL</label>
-          <input id="rpc-url" type="text" value={rpcUrl} placeholder="https://api.devnet.solana.com" onChange={(e) => setRpcUrl(e.target.value)} />
-          <label htmlFor="ws-url">WebSocket URL</label>
-          <input id="ws-url" type="text" value={wsUrl} placeholder="empty: the RPC's host with port + 1" onChange={(e) => setWsUrl(e.target.value)} />
+          <FieldRow id="rpc-url" label="RPC URL" error={errors.rpcUrl} note={preset ? 'preset' : undefined}>
+            <input
+              id="rpc-url"
+              type="text"
+              value={rpcUrl}
+              readOnly={preset}
+              placeholder="https://api.devnet.solana.com"
+              aria-invalid={errors.rpcUrl ? true : undefined}
+              aria-describedby={errors.rpcUrl ? 'rpc-url-error' : undefined}
+              onChange={(e) => setRpcUrl(e.target.value)}
+            />
+          </FieldRow>
+          <FieldRow id="ws-url" label="WebSocket URL" error={errors.wsUrl} note="empty: the RPC's host with port + 1">
+            <input
+              id="ws-url"
+              type="text"
+              value={wsUrl}
+              placeholder="wss://… (optional)"
+              aria-invalid={errors.wsUrl ? true : undefined}
+              aria-describedby={errors.wsUrl ? 'ws-url-error' : undefined}
+              onChange={(e) => setWsUrl(e.target.value)}
+            />
+          </FieldRow>
         </div>
       )}
       <div className="actions">
         {choice !== 'embedded' && (
-          <button type="button" disabled={test.isPending || !rpcUrl.trim()} aria-busy={test.isPending} onClick={() => test.mutate(rpcUrl.trim())}>
-            {test.isPending ? 'Testing…' : 'Test connection'}
+          <button type="button" disabled={test.isPending} aria-busy={test.isPending} onClick={runTest}>
+            Test connection
           </button>
         )}
-        <button type="button" className="primary" disabled={switchCluster.isPending || (choice !== 'embedded' && !rpcUrl.trim())} aria-busy={switchCluster.isPending} onClick={() => switchCluster.mutate()}>
+        <button type="button" className="primary" disabled={switchCluster.isPending} aria-busy={switchCluster.isPending} onClick={runSwitch}>
           Switch cluster
         </button>
+        {test.isPending && (
+          <span role="status" aria-busy="true">
+            Testing {rpcUrl.trim()}…
+          </span>
+        )}
       </div>
       {test.data && <ConnectionResult test={test.data} />}
       {test.error && (
         <div role="alert" className="error">
-          {test.error.message}
+          Could not run the test: {test.error.message}
         </div>
       )}
       {switchCluster.isPending && (
-        <p role="status" aria-busy="true">
-          Restarting the keeper on {choice === 'embedded' ? 'the embedded localnet' : rpcUrl}…
+        <p role="status" aria-busy="true" className="progress">
+          Restarting the keeper on {target}… (the status line shows it when it runs)
         </p>
       )}
       {switchCluster.error && (
@@ -117,7 +191,7 @@ function ClusterSection({ view }: { view: SettingsView }) {
       )}
       {switchCluster.data && !switchCluster.isPending && (
         <p role="status" className="ok-box">
-          {switchCluster.data.restarted ? 'Switched: the keeper runs on the new cluster.' : 'Already on this cluster: nothing to restart.'}
+          {switchCluster.data.restarted ? `Switched: the keeper now runs on ${target}.` : `Already on ${target}: nothing was restarted.`}
         </p>
       )}
     </section>
@@ -128,138 +202,239 @@ function KeySection({ view }: { view: SettingsView }) {
   const bridge = useBridge();
   const client = useQueryClient();
   const [path, setPath] = useState('');
-  const [replace, setReplace] = useState(false);
-  const after = (key: SettingsView['key']) => client.setQueryData<SettingsView>(['settings'], (current) => (current ? { ...current, key } : current));
-  const generate = useMutation({ mutationFn: () => bridge.call('generateKey', { replace }), onSuccess: after });
-  const importKey = useMutation({ mutationFn: () => bridge.call('importKey', { path, replace }), onSuccess: after });
+  const [pathError, setPathError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<'generate' | 'import' | null>(null);
+  const after = (key: KeyView) => {
+    client.setQueryData<SettingsView>(['settings'], (current) => (current ? { ...current, key } : current));
+    setConfirming(null);
+    void client.invalidateQueries({ queryKey: ['status'] });
+  };
+  const generate = useMutation({ mutationFn: (replace: boolean) => bridge.call('generateKey', { replace }), onSuccess: after });
+  const importKey = useMutation({ mutationFn: (replace: boolean) => bridge.call('importKey', { path: path.trim(), replace }), onSuccess: after });
   const { key } = view;
+  const existing = key.keychain.address;
+  const busy = generate.isPending || importKey.isPending;
+  const lastDone = generate.isSuccess ? 'generated' : importKey.isSuccess ? 'imported' : null;
   const error = generate.error ?? importKey.error;
+
+  const start = (what: 'generate' | 'import') => {
+    generate.reset();
+    importKey.reset();
+    if (what === 'import' && !path.trim()) {
+      setPathError('Enter the path of a Solana CLI keypair file (a JSON array of 64 bytes) on the machine that runs the keeper, like ~/.config/solana/id.json');
+      return;
+    }
+    setPathError(null);
+    if (existing) setConfirming(what);
+    else (what === 'generate' ? generate : importKey).mutate(false);
+  };
   return (
     <section className="panel" aria-labelledby="key-title">
       <h2 id="key-title">Keeper key</h2>
-      <p>
-        In use: {key.inUse ? <code>{key.inUse.address}</code> : 'none'} {key.inUse && <CopyButton text={key.inUse.address} label="Copy key in use" />}
-        {key.inUse && <span className="muted"> ({key.inUse.source})</span>}
+      <dl className="kv">
+        <dt>in use</dt>
+        <dd>
+          {key.inUse ? (
+            <>
+              <code>{key.inUse.address}</code> <CopyButton text={key.inUse.address} label="Copy key in use" /> <span className="muted">({key.inUse.source})</span>
+            </>
+          ) : (
+            'none: the keeper is not running'
+          )}
+        </dd>
+        <dt>OS keychain</dt>
+        <dd>
+          {key.keychain.error ? (
+            <span className="error">The keychain cannot be read: {key.keychain.error}</span>
+          ) : existing ? (
+            <>
+              <code>{existing}</code> <CopyButton text={existing} label="Copy keychain key" />
+            </>
+          ) : (
+            'no key yet: generate one or import a keypair file (the keeper also creates one at its first start on a cluster other than a localnet)'
+          )}
+        </dd>
+      </dl>
+      <p className="muted">
+        On a localnet the keeper cranks with the localnet's funded dev key; elsewhere with the keychain key (fund it with SOL first). Secrets never leave the keeper
+        process: only addresses are shown here.
       </p>
-      <p>
-        In the OS keychain:{' '}
-        {key.keychain.error ? (
-          <span className="error">{key.keychain.error}</span>
-        ) : key.keychain.address ? (
-          <code>{key.keychain.address}</code>
-        ) : (
-          'no key yet (the keeper creates one on its first start on a cluster other than a localnet)'
-        )}
-      </p>
-      <p className="muted">The secret never leaves the keeper process: only addresses are shown. On a localnet the keeper cranks with the localnet's funded dev key.</p>
       <div className="form-grid">
-        <label htmlFor="keypair-path">Keypair file path</label>
-        <input id="keypair-path" type="text" value={path} placeholder="~/.config/solana/id.json" onChange={(e) => setPath(e.target.value)} />
+        <FieldRow id="keypair-path" label="Keypair file path" error={pathError ?? undefined} note="a path on the machine that runs the keeper">
+          <input
+            id="keypair-path"
+            type="text"
+            value={path}
+            placeholder="~/.config/solana/id.json"
+            aria-invalid={pathError ? true : undefined}
+            aria-describedby={pathError ? 'keypair-path-error' : undefined}
+            onChange={(e) => setPath(e.target.value)}
+          />
+        </FieldRow>
       </div>
-      <label className="radio">
-        <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> replace the key in the keychain (SOL on the old key stays there: move it first)
-      </label>
       <div className="actions">
-        <button type="button" disabled={generate.isPending} aria-busy={generate.isPending} onClick={() => generate.mutate()}>
+        <button type="button" disabled={busy} aria-busy={generate.isPending} onClick={() => start('generate')}>
           Generate new key
         </button>
-        <button type="button" disabled={importKey.isPending || !path.trim()} aria-busy={importKey.isPending} onClick={() => importKey.mutate()}>
+        <button type="button" disabled={busy} aria-busy={importKey.isPending} onClick={() => start('import')}>
           Import keypair file
         </button>
+        {busy && <span aria-busy="true">Storing the key in the keychain…</span>}
       </div>
+      {confirming && (
+        <div role="alertdialog" aria-labelledby="replace-title" className="confirm">
+          <p id="replace-title">
+            <strong>Replace the keychain key {existing}?</strong> {confirming === 'generate' ? 'A new key' : `The key in ${path.trim()}`} takes its place; SOL left on{' '}
+            {existing} stays there, so move it first if you still need it.
+          </p>
+          <div className="actions">
+            <button type="button" className="danger" disabled={busy} onClick={() => (confirming === 'generate' ? generate : importKey).mutate(true)}>
+              Replace key
+            </button>
+            <button type="button" disabled={busy} onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       {error && (
         <div role="alert" className="error">
           {error.message}
         </div>
       )}
-      {(generate.isSuccess || importKey.isSuccess) && !error && <p role="status">Stored in the keychain: {key.keychain.address}</p>}
+      {lastDone && !error && (
+        <p role="status" className="ok-box">
+          Key {lastDone}: the keychain now holds {key.keychain.address ?? 'it'}.{' '}
+          {key.inUse?.source.startsWith('keychain') ? 'The keeper restarted with it.' : 'The keeper uses it on clusters other than a localnet.'}
+        </p>
+      )}
     </section>
   );
 }
 
-type FormState = Record<'priorityFeeMicroLamports' | 'maxInFlight' | 'demoIntervalSeconds' | 'apiPort' | 'apiHost' | 'corsOrigins', string>;
-
 function OptionsSection({ view }: { view: SettingsView }) {
   const bridge = useBridge();
   const client = useQueryClient();
+  const status = useStatus().data;
   const { settings, fixedByFlags } = view;
-  const initial = (): FormState => ({
-    priorityFeeMicroLamports: String(settings.priorityFeeMicroLamports),
-    maxInFlight: String(settings.maxInFlight),
-    demoIntervalSeconds: String(settings.demoIntervalMs / 1000),
-    apiPort: String(settings.apiPort),
-    apiHost: settings.apiHost,
-    corsOrigins: settings.corsOrigins.join('\n'),
-  });
-  const [form, setForm] = useState<FormState>(initial);
-  const [invalid, setInvalid] = useState<string | null>(null);
-  useEffect(() => setForm(initial()), [view]);
+  const [form, setForm] = useState<OptionsForm>(() => optionsFormOf(settings));
+  const [errors, setErrors] = useState<Partial<Record<OptionsField, string>>>({});
+  const [nothingChanged, setNothingChanged] = useState(false);
+  const demoAvailable = status?.demo.available ?? false;
+  const fixed = (field: OptionsField) => fixedByFlags.includes(SETTING_OF[field]);
+  const skip = (Object.keys(SETTING_OF) as OptionsField[]).filter((field) => fixed(field) || (field === 'demoIntervalSeconds' && !demoAvailable));
   const save = useMutation({
     mutationFn: (changes: Partial<ConsoleSettings>) => bridge.call('saveSettings', { changes }),
     onSuccess: (result) => {
       client.setQueryData(['settings'], result.view);
+      setForm(optionsFormOf(result.view.settings));
       void client.invalidateQueries({ queryKey: ['status'] });
     },
   });
-  const fixed = (name: keyof ConsoleSettings) => fixedByFlags.includes(name);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const integer = (text: string, name: string) => {
-      if (!/^\d+$/.test(text.trim())) throw new Error(`${name} must be a whole number`);
-      return Number(text);
-    };
-    try {
-      const changes: Partial<ConsoleSettings> = {};
-      if (!fixed('priorityFeeMicroLamports')) changes.priorityFeeMicroLamports = integer(form.priorityFeeMicroLamports, 'Priority fee');
-      if (!fixed('maxInFlight')) changes.maxInFlight = integer(form.maxInFlight, 'Max in flight');
-      const seconds = Number(form.demoIntervalSeconds);
-      if (!Number.isFinite(seconds) || seconds < 0.5) throw new Error('Demo interval must be at least 0.5 s');
-      changes.demoIntervalMs = Math.round(seconds * 1000);
-      if (!fixed('apiPort')) changes.apiPort = integer(form.apiPort, 'API port');
-      if (!fixed('apiHost')) changes.apiHost = form.apiHost.trim();
-      if (!fixed('corsOrigins')) changes.corsOrigins = form.corsOrigins.split(/[\s,]+/).filter(Boolean);
-      setInvalid(null);
-      save.mutate(changes);
-    } catch (error) {
-      setInvalid((error as Error).message);
-    }
+    const parsed = parseOptionsForm(form, settings, skip);
+    setErrors(parsed.errors);
+    save.reset();
+    setNothingChanged(false);
+    if (Object.keys(parsed.errors).length > 0) return;
+    if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
+    save.mutate(parsed.changes);
   };
-  const field = (name: keyof FormState, label: string, unit: string, setting: keyof ConsoleSettings, note?: string) => (
-    <>
-      <label htmlFor={`opt-${name}`}>{label}</label>
-      <span>
-        <input id={`opt-${name}`} type="text" value={form[name]} readOnly={fixed(setting)} onChange={(e) => setForm({ ...form, [name]: e.target.value })} /> {unit}
-        {fixed(setting) ? <em className="muted"> set by a command-line flag</em> : note ? <em className="muted"> {note}</em> : null}
-      </span>
-    </>
-  );
+  const input = (field: OptionsField, label: string, unit: string, note?: string) => {
+    const id = `opt-${field}`;
+    return (
+      <FieldRow id={id} label={label} error={errors[field]} note={fixed(field) ? 'set by a command-line flag (read-only for this run)' : note}>
+        <input
+          id={id}
+          type="text"
+          inputMode={field === 'apiHost' ? undefined : 'numeric'}
+          value={form[field]}
+          readOnly={fixed(field)}
+          aria-invalid={errors[field] ? true : undefined}
+          aria-describedby={errors[field] ? `${id}-error` : undefined}
+          onChange={(e) => setForm({ ...form, [field]: e.target.value })}
+        />
+        {unit && <span className="unit">{unit}</span>}
+      </FieldRow>
+    );
+  };
+  const invalidCount = Object.keys(errors).length;
   return (
     <section className="panel" aria-labelledby="options-title">
-      <h2 id="options-title">Keeper and API</h2>
-      <form onSubmit={submit}>
+      <h2 id="options-title">Keeper and API options</h2>
+      <form onSubmit={submit} noValidate>
+        <h3>Crank loop (saving restarts the keeper)</h3>
         <div className="form-grid">
-          {field('priorityFeeMicroLamports', 'Priority fee', 'micro-lamports per CU', 'priorityFeeMicroLamports', 'restarts the keeper')}
-          {field('maxInFlight', 'Max in flight', 'cranks', 'maxInFlight', 'restarts the keeper')}
-          {field('demoIntervalSeconds', 'Demo rate', 's between wagers (embedded localnet only)', 'demoIntervalMs')}
-          {field('apiPort', 'API port', '(0: any free port)', 'apiPort', 'applies at the next start')}
-          {field('apiHost', 'API host', '', 'apiHost', 'applies at the next start')}
-          <label htmlFor="opt-corsOrigins">Allowed origins</label>
-          <span>
-            <textarea id="opt-corsOrigins" rows={2} value={form.corsOrigins} readOnly={fixed('corsOrigins')} onChange={(e) => setForm({ ...form, corsOrigins: e.target.value })} />
-            <em className="muted">{fixed('corsOrigins') ? ' set by a command-line flag' : ' one per line; applies at the next start'}</em>
-          </span>
+          {input('priorityFeeMicroLamports', 'Priority fee', 'micro-lamports per CU', '0: no priority fee')}
+          {input('maxInFlight', 'Max in flight', 'cranks', 'sent at once, at most')}
+          {demoAvailable ? (
+            input('demoIntervalSeconds', 'Demo rate', 's between demo wagers', 'embedded localnet only')
+          ) : (
+            <>
+              <span>Demo rate</span>
+              <span className="muted">the demo app runs only on the embedded localnet</span>
+            </>
+          )}
+        </div>
+        <h3>Public API (applies at the next start)</h3>
+        <div className="form-grid">
+          {input('apiPort', 'API port', 'TCP port', '0: any free port; applies at the next start')}
+          {input('apiHost', 'API host', '', 'applies at the next start')}
+          <FieldRow
+            id="opt-corsOrigins"
+            label="Allowed origins"
+            error={errors.corsOrigins}
+            note={fixed('corsOrigins') ? 'set by a command-line flag (read-only for this run)' : 'comma or newline separated, like https://app.example.com; applies at the next start'}
+          >
+            <textarea
+              id="opt-corsOrigins"
+              rows={3}
+              value={form.corsOrigins}
+              readOnly={fixed('corsOrigins')}
+              aria-invalid={errors.corsOrigins ? true : undefined}
+              aria-describedby={errors.corsOrigins ? 'opt-corsOrigins-error' : undefined}
+              onChange={(e) => setForm({ ...form, corsOrigins: e.target.value })}
+            />
+          </FieldRow>
         </div>
         <div className="actions">
           <button type="submit" className="primary" disabled={save.isPending} aria-busy={save.isPending}>
             Save settings
           </button>
+          <button
+            type="button"
+            disabled={save.isPending}
+            onClick={() => {
+              setForm(optionsFormOf(settings));
+              setErrors({});
+              setNothingChanged(false);
+            }}
+          >
+            Reset
+          </button>
+          {save.isPending && (
+            <span role="status" aria-busy="true">
+              Saving… (the keeper restarts when the loop options change)
+            </span>
+          )}
         </div>
-        {(invalid ?? save.error) && (
+        {invalidCount > 0 && (
           <div role="alert" className="error">
-            {invalid ?? save.error?.message}
+            Nothing was saved: {invalidCount === 1 ? 'one field needs' : `${invalidCount} fields need`} a fix (see the message under it).
           </div>
         )}
-        {save.isSuccess && !invalid && <p role="status">Saved{save.data.restarted ? '; the keeper restarted with the new options' : ''}.</p>}
+        {save.error && (
+          <div role="alert" className="error">
+            {save.error.message}
+          </div>
+        )}
+        {nothingChanged && <p role="status">Nothing changed: these are the saved settings.</p>}
+        {save.isSuccess && (
+          <p role="status" className="ok-box">
+            Saved{save.data.restarted ? '; the keeper restarted with the new loop options' : ''}. API port, host and origins apply at the next start.
+          </p>
+        )}
       </form>
     </section>
   );
@@ -275,7 +450,7 @@ export function Settings() {
           Cannot read the settings: {settings.error.message}
         </div>
       )}
-      {settings.isPending && <p aria-busy="true">Loading settings…</p>}
+      {settings.isPending && <p aria-busy="true">Reading the settings…</p>}
       {settings.data && (
         <>
           <ClusterSection view={settings.data} />

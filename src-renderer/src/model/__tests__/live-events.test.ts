@@ -1,27 +1,111 @@
-/** Live record batches merge into the queue by address; finished rows leave it after their time. */
-import { describe, expect, it } from 'vitest';
-import type { QueueRow } from '../../../../src-main/operator/operator-interface';
-import { mergeRecords } from '../../live-events';
+/** Live events folded into the query cache: replaced, merged by address, invalidated (throttled), refetched after a drop. */
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OperatorBridge, OperatorEvent, StatusView } from '../../../../src-main/operator/operator-interface';
+import { connectLiveEvents, keyThrottle } from '../../live-events';
+import type { ConnectionState, ConsoleTransport } from '../../transport';
+import { indexQueue, type QueueIndex } from '../queue';
+import { row } from './fixtures';
 
-const row = (address: string, state: QueueRow['state'], updatedAt: string): QueueRow =>
-  ({ address, state, updatedAt, payoutPending: false }) as QueueRow;
+function fakeTransport() {
+  let emit: (event: OperatorEvent) => void = () => undefined;
+  let connection: (state: ConnectionState) => void = () => undefined;
+  const transport: ConsoleTransport = {
+    kind: 'browser',
+    bridge: {
+      call: () => Promise.reject(new Error('not in this test')),
+      onEvent: (listener) => ((emit = listener), () => undefined),
+    } as OperatorBridge,
+    onConnection: (listener) => {
+      connection = listener;
+      listener('connecting');
+      return () => undefined;
+    },
+  };
+  return { transport, emit: (event: OperatorEvent) => emit(event), connect: (state: ConnectionState) => connection(state) };
+}
 
-describe('merging live record batches into the queue', () => {
-  const now = Date.parse('2026-11-24T12:00:00.000Z');
-  it('replaces a row by address, adds new ones, and keeps the rest untouched', () => {
-    const current = new Map([
-      ['A', row('A', 'queued', '2026-11-24T11:59:00.000Z')],
-      ['B', row('B', 'requested', '2026-11-24T11:59:00.000Z')],
-    ]);
-    const merged = mergeRecords(current, [row('A', 'settled', '2026-11-24T11:59:59.000Z'), row('C', 'queued', '2026-11-24T11:59:59.000Z')], now);
-    expect([...merged.keys()]).toEqual(['A', 'B', 'C']);
-    expect(merged.get('A')!.state).toBe('settled');
-    expect(merged.get('B')).toBe(current.get('B'));
-    expect(current.get('A')!.state).toBe('queued'); // the cached map is not mutated
+const status = (startedAt: number) => ({ phase: 'running', startedAt }) as StatusView;
+const invalidated = (client: QueryClient, key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+
+describe('live events into the query cache', () => {
+  let client: QueryClient;
+  let stop: () => void;
+  let fake: ReturnType<typeof fakeTransport>;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    client = new QueryClient();
+    fake = fakeTransport();
+    stop = connectLiveEvents(fake.transport, client);
+  });
+  afterEach(() => {
+    stop();
+    client.clear();
+    vi.useRealTimers();
   });
 
-  it('drops a finished row older than ten minutes', () => {
-    const merged = mergeRecords(new Map([['A', row('A', 'queued', '2026-11-24T11:40:00.000Z')]]), [row('A', 'expired', '2026-11-24T11:45:00.000Z')], now);
-    expect(merged.has('A')).toBe(false);
+  it('replaces status and health, and reads everything again when the core restarted', () => {
+    client.setQueryData(['queue'], indexQueue([]));
+    fake.emit({ type: 'status', status: status(1) });
+    fake.emit({ type: 'health', health: { slot: 42 } as never });
+    expect(client.getQueryData(['status'])).toEqual(status(1));
+    expect(client.getQueryData(['health'])).toEqual({ slot: 42 });
+    fake.emit({ type: 'status', status: status(1) });
+    expect(invalidated(client, ['queue'])).toBe(false);
+    fake.emit({ type: 'status', status: status(2) });
+    expect(invalidated(client, ['queue'])).toBe(true);
+    expect(invalidated(client, ['status'])).toBe(false);
+  });
+
+  it('merges a record batch into the queue by address and into an open wager detail', () => {
+    client.setQueryData<QueueIndex>(['queue'], indexQueue([row({ address: 'A' }), row({ address: 'B' })]));
+    client.setQueryData(['wager', 'B'], row({ address: 'B' }));
+    const updatedAt = new Date().toISOString();
+    fake.emit({ type: 'records', records: [row({ address: 'B', state: 'requested', updatedAt }), row({ address: 'C', updatedAt })] });
+    const index = client.getQueryData<QueueIndex>(['queue'])!;
+    expect([...index.rows.keys()]).toEqual(['A', 'B', 'C']);
+    expect(index.version).toBe(1);
+    expect(client.getQueryData<{ state: string }>(['wager', 'B'])!.state).toBe('requested');
+    expect(client.getQueryData(['wager', 'C'])).toBeUndefined();
+  });
+
+  it('invalidates overview and earnings when steps or earnings arrive, at most once a second', () => {
+    client.setQueryData(['overview', 0], {});
+    client.setQueryData(['earnings', '1 h'], {});
+    fake.emit({ type: 'earnings' });
+    vi.advanceTimersByTime(0);
+    expect(invalidated(client, ['overview', 0])).toBe(true);
+    expect(invalidated(client, ['earnings', '1 h'])).toBe(true);
+  });
+
+  it('shows the connection state and refetches everything when the stream comes back after a drop', () => {
+    client.setQueryData(['health'], { slot: 1 });
+    fake.connect('connected');
+    expect(client.getQueryData(['connection'])).toBe('connected');
+    expect(invalidated(client, ['health'])).toBe(false);
+    fake.connect('disconnected');
+    expect(client.getQueryData(['connection'])).toBe('disconnected');
+    fake.connect('connected');
+    expect(invalidated(client, ['health'])).toBe(true);
+  });
+});
+
+describe('keyThrottle', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('runs the first request at once, then gathers the rest into one run per second', () => {
+    const runs: string[][] = [];
+    const throttle = keyThrottle((keys) => runs.push(keys.sort()), 1_000);
+    throttle.request('overview');
+    vi.advanceTimersByTime(0);
+    expect(runs).toEqual([['overview']]);
+    throttle.request('overview');
+    throttle.request('earnings');
+    throttle.request('overview');
+    vi.advanceTimersByTime(500);
+    expect(runs).toHaveLength(1);
+    vi.advanceTimersByTime(500);
+    expect(runs).toEqual([['overview'], ['earnings', 'overview']]);
   });
 });

@@ -1,0 +1,186 @@
+/**
+ * The Queue screen's logic as pure functions: slot countdowns and the next step of a wager, state filters,
+ * sorting, and the queue index that live record batches merge into (O(changes) per batch).
+ */
+import {
+  ACTIVE_WAGER_STATES,
+  FINISHED_ROW_TTL_MS,
+  REQUEST_DELAY_SLOTS,
+  T_SETTLE_SLOTS,
+  type QueueRow,
+  type WagerState,
+} from '../../../src-main/operator/operator-interface';
+import { formatSlots } from './format';
+
+/** Settled, expired or unknown, with no parked payout left to claim: the keeper has nothing more to do. */
+export const isFinished = (row: Pick<QueueRow, 'state' | 'payoutPending'>): boolean => !ACTIVE_WAGER_STATES.includes(row.state) && !row.payoutPending;
+
+/** What the keeper does next for a row, and when, from the current slot. */
+export interface NextStep {
+  /** "request", "settle", "expire", "claim payout", or "none" (finished). */
+  step: 'request' | 'settle' | 'expire' | 'claim payout' | 'none';
+  /** "in 2 slots", "now", "when the oracle answers", "retry in 8 s"; for a finished row its state. */
+  when: string;
+  /** Slots left in the request window (queued) or to expiry (requested); null when it does not apply. */
+  slotsLeft: number | null;
+  /** The "slots left" column: "request window opens in 2 slots", "140 slots left to request", … */
+  slotsLeftLabel: string;
+  /** "retry in 8 s" while the keeper backs off after a failure; null otherwise. */
+  backoff: string | null;
+}
+
+/** "retry in 8 s" while `nextAttemptAt` is ahead of now, else null. */
+export const backoffOf = (nextAttemptAt: number, nowMs: number): string | null =>
+  nextAttemptAt > nowMs ? `retry in ${Math.ceil((nextAttemptAt - nowMs) / 1000)} s` : null;
+
+/**
+ * The request window is open+2 .. expiry (open+150): before it "request window opens in N slots", in it
+ * "N slots left to request"; a requested wager waits for the oracle until expiry; a fulfilled one settles
+ * (even past expiry); an unfulfilled one past expiry is expirable.
+ */
+export function nextStepOf(row: QueueRow, slot: number | null, nowMs: number): NextStep {
+  const backoff = backoffOf(row.nextAttemptAt, nowMs);
+  if (row.payoutPending) return { step: 'claim payout', when: backoff ?? 'now', slotsLeft: null, slotsLeftLabel: 'payout parked', backoff };
+  if (isFinished(row)) return { step: 'none', when: row.state, slotsLeft: null, slotsLeftLabel: '—', backoff: null };
+  const fallbackStep = row.state === 'queued' ? 'request' : 'settle';
+  if (row.openSlot === null || slot === null) return { step: fallbackStep, when: backoff ?? '…', slotsLeft: null, slotsLeftLabel: '—', backoff };
+
+  const windowOpens = row.openSlot + REQUEST_DELAY_SLOTS;
+  const expiry = row.expirySlot ?? row.openSlot + T_SETTLE_SLOTS;
+  if (row.state === 'fulfilled') return { step: 'settle', when: backoff ?? 'now', slotsLeft: null, slotsLeftLabel: 'settling', backoff };
+  if (slot > expiry) return { step: 'expire', when: backoff ?? 'now', slotsLeft: 0, slotsLeftLabel: 'expirable now', backoff };
+  const left = expiry - slot;
+  if (row.state === 'queued') {
+    if (slot < windowOpens) {
+      const wait = windowOpens - slot;
+      return { step: 'request', when: `in ${formatSlots(wait)}`, slotsLeft: left, slotsLeftLabel: `request window opens in ${formatSlots(wait)}`, backoff };
+    }
+    return { step: 'request', when: backoff ?? 'now', slotsLeft: left, slotsLeftLabel: `${formatSlots(left)} left to request`, backoff };
+  }
+  // requested: the oracle's answer settles it; past expiry it would be expirable instead.
+  return { step: 'settle', when: backoff ?? 'when the oracle answers', slotsLeft: left, slotsLeftLabel: `waiting for the oracle: ${formatSlots(left)} to expiry`, backoff };
+}
+
+// ---- filters and sorting
+
+export type StateFilter = 'all' | 'queued' | 'requested' | 'fulfilled' | 'parked' | 'finished';
+export const STATE_FILTERS: readonly { value: StateFilter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'queued', label: 'queued' },
+  { value: 'requested', label: 'requested' },
+  { value: 'fulfilled', label: 'fulfilled' },
+  { value: 'parked', label: 'parked payout' },
+  { value: 'finished', label: 'finished (last 10 min)' },
+];
+
+export type SortKey = 'openSlot' | 'state' | 'stake' | 'updatedAt';
+export interface SortOrder {
+  key: SortKey;
+  descending: boolean;
+}
+
+/** Clicking a column header: the same column flips the direction, another one sorts by it (descending first). */
+export const toggleSort = (order: SortOrder, key: SortKey): SortOrder => ({ key, descending: order.key === key ? !order.descending : true });
+
+const STATE_RANK: Record<WagerState, number> = { queued: 0, requested: 1, fulfilled: 2, settled: 3, expired: 4, unknown: 5 };
+
+export function matchesFilter(row: QueueRow, filter: StateFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'parked':
+      return row.payoutPending;
+    case 'finished':
+      return isFinished(row);
+    default:
+      return row.state === filter && !row.payoutPending;
+  }
+}
+
+/** The value a row sorts by (numbers or ISO strings, computed once per row, not per comparison). */
+function sortValue(row: QueueRow, key: SortKey): number | string {
+  switch (key) {
+    case 'openSlot':
+      return row.openSlot ?? -1;
+    case 'state':
+      // A parked payout sorts with the settled ones it belongs to, just before them.
+      return row.payoutPending ? STATE_RANK.settled - 0.5 : STATE_RANK[row.state];
+    case 'stake':
+      // USDC base units: a Number orders them exactly up to 2^53 (9 billion USDC).
+      return row.stake === null ? -1 : Number(row.stake);
+    case 'updatedAt':
+      return row.updatedAt; // ISO 8601 strings sort as times
+  }
+}
+
+/** Filter then sort (ties by address, so the order is stable while rows update). */
+export function visibleRows(rows: Iterable<QueueRow>, filter: StateFilter, order: SortOrder): QueueRow[] {
+  const keyed: { row: QueueRow; value: number | string }[] = [];
+  for (const row of rows) if (matchesFilter(row, filter)) keyed.push({ row, value: sortValue(row, order.key) });
+  const sign = order.descending ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (a.value !== b.value) return a.value < b.value ? -sign : sign;
+    return a.row.address < b.row.address ? -1 : a.row.address > b.row.address ? 1 : 0;
+  });
+  return keyed.map((entry) => entry.row);
+}
+
+/** How many rows are still being worked on and how many finished (for "N wagers (M in progress)"). */
+export function countRows(rows: Iterable<QueueRow>): { total: number; inProgress: number; finished: number } {
+  let total = 0;
+  let finished = 0;
+  for (const row of rows) {
+    total++;
+    if (isFinished(row)) finished++;
+  }
+  return { total, inProgress: total - finished, finished };
+}
+
+// ---- the queue index (what the ['queue'] query caches)
+
+/**
+ * The queue as the cache keeps it: a Map by address, mutated in place by each batch (O(changes)), in a new
+ * wrapper each time (a new `version`) so that React and TanStack Query see the change.
+ */
+export interface QueueIndex {
+  rows: Map<string, QueueRow>;
+  version: number;
+}
+
+export const indexQueue = (rows: readonly QueueRow[]): QueueIndex => ({ rows: new Map(rows.map((row) => [row.address, row])), version: 0 });
+
+/** A finished row stays for FINISHED_ROW_TTL_MS after its last change (so a cranker sees it end), then leaves. */
+export const isExpiredFromList = (row: QueueRow, nowMs: number): boolean => isFinished(row) && nowMs - Date.parse(row.updatedAt) > FINISHED_ROW_TTL_MS;
+
+/** Folds one batch of records in: each replaces its row by address (or leaves when its time in the list is up). */
+export function mergeRecords(index: QueueIndex, records: readonly QueueRow[], nowMs: number): QueueIndex {
+  for (const row of records) {
+    if (isExpiredFromList(row, nowMs)) index.rows.delete(row.address);
+    else index.rows.set(row.address, row);
+  }
+  return { rows: index.rows, version: index.version + 1 };
+}
+
+/**
+ * Drops finished rows past their time in the list, and the oldest finished ones beyond `maxFinished` (the
+ * core lists up to 500). O(rows): run it now and then, not per batch. Returns the same index when nothing left.
+ */
+export function pruneFinished(index: QueueIndex, nowMs: number, maxFinished = 500): QueueIndex {
+  const finished: QueueRow[] = [];
+  let removed = 0;
+  for (const row of index.rows.values()) {
+    if (!isFinished(row)) continue;
+    if (isExpiredFromList(row, nowMs)) {
+      index.rows.delete(row.address);
+      removed++;
+    } else finished.push(row);
+  }
+  if (finished.length > maxFinished) {
+    finished.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+    for (const row of finished.slice(0, finished.length - maxFinished)) {
+      index.rows.delete(row.address);
+      removed++;
+    }
+  }
+  return removed === 0 ? index : { rows: index.rows, version: index.version + 1 };
+}
