@@ -54,11 +54,11 @@ function Detail({ address, fallback }: { address: string; fallback: QueueRow | u
     </Field>
   );
   return (
-    <aside className="panel detail" aria-labelledby="detail-title">
+    <aside className="panel detail" aria-label="Wager detail">
       <button type="button" className="close" onClick={() => select(null)} aria-label="Close wager detail">
         ×
       </button>
-      <h2 id="detail-title">Wager {row ? <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{stateText(row)}</span> : null}</h2>
+      <h2>Wager {row ? <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{stateText(row)}</span> : null}</h2>
       <p className="address-line">
         <code className="full-address">{address}</code> <CopyButton text={address} label="Copy wager address" />
       </p>
@@ -95,10 +95,10 @@ function Detail({ address, fallback }: { address: string; fallback: QueueRow | u
             {new Date(row.updatedAt).toLocaleString()} ({ageOf(row.updatedAt, now)})
           </Field>
           {signature('oracle request', row.oracleRequest)}
-          {signature('request signature', row.requestSignature)}
-          {signature('settle signature', row.settleSignature)}
-          {signature('expire signature', row.expireSignature)}
-          {signature('claim signature', row.claimSignature)}
+          {signature('request transaction', row.requestSignature)}
+          {signature('settle transaction', row.settleSignature)}
+          {signature('expire transaction', row.expireSignature)}
+          {signature('claim transaction', row.claimSignature)}
         </dl>
       )}
     </aside>
