@@ -28,7 +28,12 @@ function StatusLine() {
   const connection = useConnection().data;
   const now = useNow();
   const cluster = status?.cluster ?? null;
-  const phase = status?.phase;
+  const phase = status?.phase ?? 'starting';
+  // One word for the loop: running, paused (no new cranks), starting… or failed (the panel below says why).
+  const phaseClass = phase === 'running' && status?.paused ? 'paused' : phase;
+  const phaseText = { running: 'running', paused: 'paused', starting: 'starting…', failed: 'keeper failed' }[phaseClass];
+  const phaseTitle =
+    phaseClass === 'paused' ? 'Paused: no new cranks are sent; in-flight ones finish' : phaseClass === 'failed' ? (status?.error ?? undefined) : undefined;
   return (
     <header className="status-line">
       <div className="status-items">
@@ -46,8 +51,8 @@ function StatusLine() {
             RPC error
           </span>
         )}
-        <span className={`phase ${phase ?? 'starting'}`} aria-busy={phase === 'starting' || phase === undefined}>
-          keeper {phase === 'failed' ? 'failed' : phase === 'starting' || phase === undefined ? 'starting…' : 'running'}
+        <span className={`phase ${phaseClass}`} aria-busy={phaseClass === 'starting'} title={phaseTitle}>
+          {phaseText}
         </span>
         <span className={`connection ${connection}`} title="The live event stream from the keeper">
           <span className="dot" aria-hidden="true" /> {CONNECTION_TEXT[connection]}

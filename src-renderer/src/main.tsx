@@ -15,6 +15,10 @@ const transport = pickTransport();
 syncScreenFromLocation();
 
 if (!transport) {
+  // Pasting the right URL into this tab changes only the fragment (no page load): start over with it.
+  window.addEventListener('hashchange', () => {
+    if (/(^#|&)token=/.test(window.location.hash)) window.location.reload();
+  });
   root.render(
     <main className="no-token">
       <section className="panel" role="alert" aria-labelledby="no-token-title">

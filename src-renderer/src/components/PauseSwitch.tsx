@@ -24,7 +24,6 @@ export function PauseSwitch({ status }: { status: StatusView }) {
       >
         {status.paused ? 'Resume keeper' : 'Pause keeper'}
       </button>
-      <span className={status.paused ? 'warn' : 'ok'}>{status.paused ? 'paused: no new cranks' : 'cranking'}</span>
       {toggle.error && (
         <span role="alert" className="error">
           Could not {status.paused ? 'resume' : 'pause'} the keeper: {toggle.error.message}

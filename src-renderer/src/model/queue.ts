@@ -19,7 +19,7 @@ export const isFinished = (row: Pick<QueueRow, 'state' | 'payoutPending'>): bool
 export interface NextStep {
   /** "request", "settle", "expire", "claim payout", or "none" (finished). */
   step: 'request' | 'settle' | 'expire' | 'claim payout' | 'none';
-  /** "in 2 slots", "now", "when the oracle answers", "retry in 8 s"; for a finished row its state. */
+  /** "in 2 slots", "now", "waiting for the oracle", "retry in 8 s"; for a finished row its state. */
   when: string;
   /** Slots left in the request window (queued) or to expiry (requested); null when it does not apply. */
   slotsLeft: number | null;
@@ -35,8 +35,8 @@ export const backoffOf = (nextAttemptAt: number, nowMs: number): string | null =
 
 /**
  * The request window is open+2 .. expiry (open+150): before it "request window opens in N slots", in it
- * "N slots left to request"; a requested wager waits for the oracle until expiry; a fulfilled one settles
- * (even past expiry); an unfulfilled one past expiry is expirable.
+ * "N slots left to request"; a requested wager is "waiting for the oracle" with "N slots to expiry"; a
+ * fulfilled one is "settling" (even past expiry); an unfulfilled one past expiry is "expirable now".
  */
 export function nextStepOf(row: QueueRow, slot: number | null, nowMs: number): NextStep {
   const backoff = backoffOf(row.nextAttemptAt, nowMs);
@@ -57,8 +57,8 @@ export function nextStepOf(row: QueueRow, slot: number | null, nowMs: number): N
     }
     return { step: 'request', when: backoff ?? 'now', slotsLeft: left, slotsLeftLabel: `${formatSlots(left)} left to request`, backoff };
   }
-  // requested: the oracle's answer settles it; past expiry it would be expirable instead.
-  return { step: 'settle', when: backoff ?? 'when the oracle answers', slotsLeft: left, slotsLeftLabel: `waiting for the oracle: ${formatSlots(left)} to expiry`, backoff };
+  // requested: the oracle's answer makes it settleable; past expiry it is expirable instead.
+  return { step: 'settle', when: backoff ?? 'waiting for the oracle', slotsLeft: left, slotsLeftLabel: `${formatSlots(left)} to expiry`, backoff };
 }
 
 // ---- filters and sorting

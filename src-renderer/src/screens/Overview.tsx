@@ -269,9 +269,9 @@ export function Overview() {
       <h1 className="sr-only">Overview</h1>
       <KeeperCard />
       <Counts />
+      <Earnings />
       <RpcStatus />
       <DemoApp />
-      <Earnings />
     </div>
   );
 }

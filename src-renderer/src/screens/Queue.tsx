@@ -140,13 +140,13 @@ const Row = memo(function Row({ row, slot, now, index, selected, start }: { row:
         {formatUsdc(row.stake)}
       </span>
       <span role="cell" className="c-slot">
-        {row.openSlot ?? '—'}
+        {row.openSlot?.toLocaleString('en-US') ?? '—'}
       </span>
       <span role="cell" className={`c-left${next.slotsLeftLabel === 'expirable now' ? ' warn' : ''}`} title={next.slotsLeftLabel}>
         {next.slotsLeftLabel}
       </span>
-      <span role="cell" className="c-next">
-        {next.step === 'none' ? '—' : `${next.step} ${next.when}`}
+      <span role="cell" className="c-next" title={next.step === 'none' ? undefined : `${next.step}: ${next.when}`}>
+        {next.step === 'none' ? '—' : `${next.step}: ${next.when}`}
       </span>
       <span role="cell" className={`c-backoff${next.backoff ? ' active' : ''}`}>
         {next.backoff ?? '—'}

@@ -29,8 +29,7 @@ function ConnectionResult({ test }: { test: ConnectionTest }) {
     return (
       <div role="alert" className="error">
         <strong>The connection test failed.</strong> {test.error}
-        <br />
-        Check the URL (scheme, host and port), that the node is running, and that this machine can reach it; then test again.
+        {/check|make sure|try/i.test(test.error) ? null : ' Check the URL (scheme, host and port), that the node is running, and that this machine can reach it; then test again.'}
       </div>
     );
   return (
@@ -142,7 +141,10 @@ function ClusterSection({ view }: { view: SettingsView }) {
               placeholder="https://api.devnet.solana.com"
               aria-invalid={errors.rpcUrl ? true : undefined}
               aria-describedby={errors.rpcUrl ? 'rpc-url-error' : undefined}
-              onChange={(e) => setRpcUrl(e.target.value)}
+              onChange={(e) => {
+                setRpcUrl(e.target.value);
+                test.reset();
+              }}
             />
           </FieldRow>
           <FieldRow id="ws-url" label="WebSocket URL" error={errors.wsUrl} note="empty: the RPC's host with port + 1">
@@ -153,7 +155,10 @@ function ClusterSection({ view }: { view: SettingsView }) {
               placeholder="wss://… (optional)"
               aria-invalid={errors.wsUrl ? true : undefined}
               aria-describedby={errors.wsUrl ? 'ws-url-error' : undefined}
-              onChange={(e) => setWsUrl(e.target.value)}
+              onChange={(e) => {
+                setWsUrl(e.target.value);
+                test.reset();
+              }}
             />
           </FieldRow>
         </div>

@@ -27,9 +27,9 @@ describe('slot countdowns and next steps', () => {
   it('waits for the oracle with the slots left to expiry, then says it is expirable past open + 150', () => {
     expect(nextStepOf(row({ state: 'requested' }), open + 100, now)).toMatchObject({
       step: 'settle',
-      when: 'when the oracle answers',
+      when: 'waiting for the oracle',
       slotsLeft: 50,
-      slotsLeftLabel: 'waiting for the oracle: 50 slots to expiry',
+      slotsLeftLabel: '50 slots to expiry',
     });
     expect(nextStepOf(row({ state: 'requested' }), open + 151, now)).toMatchObject({ step: 'expire', when: 'now', slotsLeftLabel: 'expirable now' });
     expect(nextStepOf(row({ state: 'queued' }), open + 200, now)).toMatchObject({ step: 'expire', slotsLeftLabel: 'expirable now' });
