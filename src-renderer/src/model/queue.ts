@@ -145,20 +145,35 @@ export function countRows(rows: Iterable<QueueRow>): { total: number; inProgress
 export interface QueueIndex {
   rows: Map<string, QueueRow>;
   version: number;
+  /**
+   * What the last version changed: the rows of the batch, and whether it added or removed any (null:
+   * unknown, e.g. a fresh read). Lets the sorted view update in place instead of sorting again.
+   */
+  lastBatch: { rows: readonly QueueRow[]; addedOrRemoved: boolean } | null;
 }
 
-export const indexQueue = (rows: readonly QueueRow[]): QueueIndex => ({ rows: new Map(rows.map((row) => [row.address, row])), version: 0 });
+export const indexQueue = (rows: readonly QueueRow[]): QueueIndex => ({
+  rows: new Map(rows.map((row) => [row.address, row])),
+  version: 0,
+  lastBatch: null,
+});
 
 /** A finished row stays for FINISHED_ROW_TTL_MS after its last change (so a cranker sees it end), then leaves. */
 export const isExpiredFromList = (row: QueueRow, nowMs: number): boolean => isFinished(row) && nowMs - Date.parse(row.updatedAt) > FINISHED_ROW_TTL_MS;
 
 /** Folds one batch of records in: each replaces its row by address (or leaves when its time in the list is up). */
 export function mergeRecords(index: QueueIndex, records: readonly QueueRow[], nowMs: number): QueueIndex {
+  let addedOrRemoved = false;
+  const kept: QueueRow[] = [];
   for (const row of records) {
-    if (isExpiredFromList(row, nowMs)) index.rows.delete(row.address);
-    else index.rows.set(row.address, row);
+    if (isExpiredFromList(row, nowMs)) addedOrRemoved = index.rows.delete(row.address) || addedOrRemoved;
+    else {
+      if (!index.rows.has(row.address)) addedOrRemoved = true;
+      index.rows.set(row.address, row);
+      kept.push(row);
+    }
   }
-  return { rows: index.rows, version: index.version + 1 };
+  return { rows: index.rows, version: index.version + 1, lastBatch: { rows: kept, addedOrRemoved } };
 }
 
 /**
@@ -182,5 +197,51 @@ export function pruneFinished(index: QueueIndex, nowMs: number, maxFinished = 50
       removed++;
     }
   }
-  return removed === 0 ? index : { rows: index.rows, version: index.version + 1 };
+  return removed === 0 ? index : { rows: index.rows, version: index.version + 1, lastBatch: null };
+}
+
+// ---- the sorted, filtered view the table shows
+
+export interface QueueView {
+  rows: QueueRow[];
+  /** Address → index in `rows`. */
+  position: Map<string, number>;
+  filter: StateFilter;
+  order: SortOrder;
+  /** The index version this view shows. */
+  version: number;
+}
+
+/**
+ * The table's rows for `index`, `filter` and `order`. When `previous` showed the version just before and
+ * the last batch only changed rows in place (same filter membership, same sort value: e.g. a state change
+ * while sorted by open slot), the rows are replaced where they stand: O(rows copied + changes), no sort.
+ * Otherwise filter and sort again.
+ */
+export function queueView(previous: QueueView | null, index: QueueIndex, filter: StateFilter, order: SortOrder): QueueView {
+  const batch = index.lastBatch;
+  if (
+    previous &&
+    batch &&
+    !batch.addedOrRemoved &&
+    previous.version === index.version - 1 &&
+    previous.filter === filter &&
+    previous.order.key === order.key &&
+    previous.order.descending === order.descending
+  ) {
+    const rows = previous.rows.slice();
+    let inPlace = true;
+    for (const row of batch.rows) {
+      const at = previous.position.get(row.address);
+      const shown = matchesFilter(row, filter);
+      if (at === undefined) {
+        if (shown) inPlace = false; // enters the filter: it needs a place
+      } else if (!shown || sortValue(row, order.key) !== sortValue(rows[at]!, order.key)) inPlace = false;
+      else rows[at] = row;
+      if (!inPlace) break;
+    }
+    if (inPlace) return { rows, position: previous.position, filter, order, version: index.version };
+  }
+  const rows = visibleRows(index.rows.values(), filter, order);
+  return { rows, position: new Map(rows.map((row, at) => [row.address, at])), filter, order, version: index.version };
 }

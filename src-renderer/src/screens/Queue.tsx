@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } 
 import type { QueueRow } from '../../../src-main/operator/operator-interface';
 import { Address, CopyButton } from '../components/CopyButton';
 import { formatAge, formatUsdc } from '../model/format';
-import { countRows, nextStepOf, STATE_FILTERS, visibleRows, type SortKey, type StateFilter } from '../model/queue';
+import { countRows, nextStepOf, queueView, STATE_FILTERS, type QueueView, type SortKey, type StateFilter } from '../model/queue';
 import { useHealth, useNow, useQueue, useStatus, useWager } from '../queries';
 import { useUi } from '../ui-store';
 
@@ -23,6 +23,7 @@ const COLUMNS: { label: string; sort?: SortKey; className: string }[] = [
   { label: 'Updated', sort: 'updatedAt', className: 'c-updated' },
 ];
 
+const NO_ROWS: QueueRow[] = [];
 const stateText = (row: QueueRow) => (row.payoutPending ? 'parked payout' : row.state);
 const ageOf = (iso: string, now: number) => formatAge(Date.parse(iso), now);
 
@@ -192,7 +193,13 @@ export function Queue() {
   const now = useNow();
   const { filter, order, selected, setFilter, sortBy } = useUi();
   const index = queue.data;
-  const rows = useMemo(() => (index ? visibleRows(index.rows.values(), filter, order) : []), [index, filter, order]);
+  // The previous view lets a batch that only changed rows in place skip the sort (see queueView).
+  const previousView = useRef<QueueView | null>(null);
+  const view = useMemo(() => (index ? queueView(previousView.current, index, filter, order) : null), [index, filter, order]);
+  useEffect(() => {
+    previousView.current = view;
+  }, [view]);
+  const rows = view?.rows ?? NO_ROWS;
   const counts = useMemo(() => (index ? countRows(index.rows.values()) : { total: 0, inProgress: 0, finished: 0 }), [index]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });

@@ -1,7 +1,7 @@
 /** Slot countdowns, next steps, state filters, sorting, and merging live batches into the queue index. */
 import { describe, expect, it } from 'vitest';
 import { FINISHED_ROW_TTL_MS, REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS, type QueueRow } from '../../../../src-main/operator/operator-interface';
-import { countRows, indexQueue, mergeRecords, nextStepOf, pruneFinished, toggleSort, visibleRows } from '../queue';
+import { countRows, indexQueue, mergeRecords, nextStepOf, pruneFinished, queueView, toggleSort, visibleRows } from '../queue';
 import { row } from './fixtures';
 
 describe('slot countdowns and next steps', () => {
@@ -145,5 +145,62 @@ describe('merging live record batches into the queue index', () => {
     expect([...pruned.rows.keys()].sort()).toEqual(['f2', 'f3', 'live']);
     expect(pruned.version).toBe(1);
     expect(pruneFinished(pruned, now, 2)).toBe(pruned);
+  });
+});
+
+describe('the sorted view of the queue', () => {
+  const now = Date.parse('2026-11-24T12:00:00.000Z');
+  const fresh = new Date(now - 1_000).toISOString();
+  const byOpen = { key: 'openSlot', descending: true } as const;
+  const start = () => {
+    const index = indexQueue([row({ address: 'A', openSlot: 3 }), row({ address: 'B', openSlot: 2, state: 'requested' }), row({ address: 'C', openSlot: 1 })]);
+    return { index, view: queueView(null, index, 'all', byOpen) };
+  };
+  /** The row at `address` as a later batch sends it. */
+  const update = (index: ReturnType<typeof indexQueue>, address: string, changes: Partial<QueueRow>) => ({ ...index.rows.get(address)!, updatedAt: fresh, ...changes });
+  const shown = (view: { rows: QueueRow[] }) => view.rows.map((r) => r.address);
+
+  it('sorts a fresh index and knows where each row stands', () => {
+    const { view } = start();
+    expect(shown(view)).toEqual(['A', 'B', 'C']);
+    expect(view.position.get('C')).toBe(2);
+  });
+
+  it('replaces rows in place when a batch changes neither their filter nor their sort value', () => {
+    const { index, view } = start();
+    const merged = mergeRecords(index, [update(index, 'C', { state: 'requested' })], now);
+    expect(merged.lastBatch).toEqual({ rows: [merged.rows.get('C')], addedOrRemoved: false });
+    const next = queueView(view, merged, 'all', byOpen);
+    expect(next.rows.map((r) => `${r.address}:${r.state}`)).toEqual(['A:queued', 'B:requested', 'C:requested']);
+    expect(next.position).toBe(view.position); // no sort, no new position index
+    expect(view.rows[2]!.state).toBe('queued'); // the previous view is left as it was
+  });
+
+  it('sorts again when a row moves', () => {
+    const { index, view } = start();
+    const moved = queueView(view, mergeRecords(index, [update(index, 'C', { openSlot: 9 })], now), 'all', byOpen);
+    expect(shown(moved)).toEqual(['C', 'A', 'B']);
+    expect(moved.position.get('C')).toBe(0);
+  });
+
+  it('sorts again when a row enters or leaves the filter, or a row is added', () => {
+    const { index } = start();
+    const queued = queueView(null, index, 'queued', byOpen);
+    expect(shown(queued)).toEqual(['A', 'C']);
+    const entered = queueView(queued, mergeRecords(index, [update(index, 'B', { state: 'queued' })], now), 'queued', byOpen);
+    expect(shown(entered)).toEqual(['A', 'B', 'C']);
+    const left = queueView(entered, mergeRecords(index, [update(index, 'A', { state: 'requested' })], now), 'queued', byOpen);
+    expect(shown(left)).toEqual(['B', 'C']);
+    const added = mergeRecords({ ...index, version: left.version }, [row({ address: 'D', openSlot: 0, updatedAt: fresh })], now);
+    expect(added.lastBatch!.addedOrRemoved).toBe(true);
+    expect(shown(queueView(left, added, 'queued', byOpen))).toEqual(['B', 'C', 'D']);
+  });
+
+  it('sorts again when it missed a version (two batches between renders)', () => {
+    const { index, view } = start();
+    const first = mergeRecords(index, [update(index, 'C', { openSlot: 9 })], now);
+    const second = mergeRecords(first, [update(index, 'B', { state: 'fulfilled' })], now);
+    expect(second.version).toBe(view.version + 2);
+    expect(shown(queueView(view, second, 'all', byOpen))).toEqual(['C', 'A', 'B']);
   });
 });
