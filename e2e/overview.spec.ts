@@ -1,4 +1,5 @@
 /** Overview, as a cranker sees it on the first start: the funded keeper, the localnet, earnings that grow. */
+import { startTcpProxy } from '../src-main/keeper/__tests__/network-faults';
 import { attachScreenshot, expect, openWager, test } from './console-fixture';
 
 test('the overview shows the funded keeper and the localnet cluster', async ({ consolePage: page, serve }, testInfo) => {
@@ -22,4 +23,27 @@ test('the earnings chart grows after cranks', async ({ consolePage: page, serve 
   // A wager is two cranks (request, settle): the chart's figures grow without a reload.
   await expect.poll(cranksShown, { timeout: 60_000 }).toBeGreaterThanOrEqual(before + 2);
   await attachScreenshot(page, testInfo, 'earnings-chart');
+});
+
+test('a dropped event stream is shown, and the console reconnects and catches up by itself', async ({ page, serve }, testInfo) => {
+  // The console reached through a TCP proxy the test can cut, as a flaky link or a sleeping laptop would.
+  const api = new URL(serve.ready.console);
+  const proxy = await startTcpProxy(Number(api.port));
+  try {
+    await page.goto(`${proxy.url}${api.pathname}${api.hash}`);
+    await expect(page.getByRole('banner').getByText('live')).toBeVisible();
+    proxy.down();
+    const disconnected = page.getByRole('alert').filter({ hasText: /disconnected from the keeper/i });
+    await expect(disconnected).toBeVisible();
+    await attachScreenshot(page, testInfo, 'disconnected');
+    // Opened while the stream is down: after reconnecting, the console refetches and shows it.
+    const wager = await openWager(serve.ready.rpcUrl);
+    proxy.up();
+    await expect(disconnected).toHaveCount(0, { timeout: 90_000 });
+    await expect(page.getByRole('banner').getByText('live')).toBeVisible();
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await expect(page.getByRole('row').filter({ hasText: wager })).toBeVisible();
+  } finally {
+    await proxy.close();
+  }
 });
