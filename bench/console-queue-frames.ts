@@ -75,6 +75,7 @@ const health = () => ({
   rpcLatencyMs: 1,
   checkedAt: Date.now(),
   runway: { lamportsPerCrank: 5_000, cranks: 1_000_000, low: false },
+  oracleWait: { waiting: Math.round(wagers / 3), oldestWaitSlots: 2 },
 });
 const totals = { receivedLamports: 0, feeLamports: 0, netLamports: 0, cranks: 0 };
 const loadGenerator: OperatorApi = {
@@ -103,6 +104,14 @@ const loadGenerator: OperatorApi = {
     throw new Error('not part of this benchmark');
   },
   importKey: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  localOracle: async () => null,
+  setLocalOracleStalled: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  faucetStatus: async () => null,
+  faucetClaim: async () => {
     throw new Error('not part of this benchmark');
   },
 };

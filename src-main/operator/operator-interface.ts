@@ -83,6 +83,36 @@ export interface RunwayView {
   low: boolean;
 }
 
+/** A request waiting this many slots for the oracle is a stall warning; at the critical count, the guardian's pause target (spec). */
+export const ORACLE_STALL_WARNING_SLOTS = 20;
+export const ORACLE_STALL_CRITICAL_SLOTS = 60;
+
+/** Oracle requests of this keeper's wagers still waiting for randomness. */
+export interface OracleWaitView {
+  waiting: number;
+  /** Slots the oldest waiting request has waited (null: none waiting, or the slot is unknown). */
+  oldestWaitSlots: number | null;
+}
+
+/** A wager-keeper localnet's own oracle fulfiller (only there can the console stall and resume it). */
+export interface LocalOracleView {
+  stalled: boolean;
+  /** Requests the fulfiller has not fulfilled yet. */
+  pending: number;
+}
+
+/** The faucet's status, as /v1/faucet gives it (test networks only). */
+export interface FaucetView {
+  /** USDC base units granted per claim. */
+  usdc: string;
+  perDay: number;
+  remainingToday: number;
+}
+
+export type FaucetClaimView =
+  | { ok: true; signature: string; usdc: string; sol: string }
+  | { ok: false; status: number; error: string; retryAt: number };
+
 export interface HealthView {
   lamports: string;
   /** Unix ms of the last completed loop pass (0: none yet). */
@@ -95,6 +125,7 @@ export interface HealthView {
   /** Unix ms when slot and latency were measured. */
   checkedAt: number;
   runway: RunwayView;
+  oracleWait: OracleWaitView;
 }
 
 export interface EarningsTotals {
@@ -234,6 +265,15 @@ export interface OperatorApi {
   generateKey(args: { replace: boolean }): Promise<KeyView>;
   /** Imports a Solana CLI keypair file (a JSON array of 64 bytes) into the OS keychain. */
   importKey(args: { path: string; replace: boolean }): Promise<KeyView>;
+
+  /** The local oracle of a wager-keeper localnet, or null on any other cluster. */
+  localOracle(): Promise<LocalOracleView | null>;
+  /** Stalls or resumes the local oracle (a wager-keeper localnet only), to see the expiry path. */
+  setLocalOracleStalled(args: { stalled: boolean }): Promise<LocalOracleView>;
+  /** The faucet's status, or null where the keeper serves no faucet. */
+  faucetStatus(): Promise<FaucetView | null>;
+  /** Claims test USDC (and the SOL top-up) for a wallet; a refusal says why and when to retry. */
+  faucetClaim(args: { owner: string }): Promise<FaucetClaimView>;
 }
 
 export type OperatorMethod = keyof OperatorApi;
@@ -254,6 +294,10 @@ export const OPERATOR_METHODS = [
   'testConnection',
   'generateKey',
   'importKey',
+  'localOracle',
+  'setLocalOracleStalled',
+  'faucetStatus',
+  'faucetClaim',
 ] as const satisfies readonly OperatorMethod[];
 
 /** Every OperatorApi method is in the list (a compile-time check). */

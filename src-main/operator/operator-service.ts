@@ -5,7 +5,7 @@
  * answers the operator interface (operator-interface.ts). Switching cluster restarts the chain side and
  * the keeper without restarting the host; the /v1 listener stays up and answers 503 meanwhile.
  */
-import { createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
+import { address, createSolanaRpc, isAddress, type Address, type KeyPairSigner } from '@solana/kit';
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -18,7 +18,7 @@ import { defaultWebSocketUrl } from '../chain/rpc-connection';
 import { consoleOrigins, listenError, startKeeperCore, stopInReverse, type KeeperCore } from '../commands/keeper-runtime';
 import { localnetListenError } from '../commands/localnet-command';
 import type { KeeperEvents } from '../keeper/keeper-events';
-import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
+import { fetchLocalnetManifest, localOracleStatus, resumeLocalOracle, stallLocalOracle } from '../localnet/localnet-admin-client';
 import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
 import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
@@ -45,6 +45,7 @@ import {
   type HealthView,
   type KeySource,
   type KeyView,
+  type OracleWaitView,
   type OperatorApi,
   type OperatorEvent,
   type QueueRow,
@@ -263,6 +264,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       rpcLatencyMs: probe.latencyMs,
       checkedAt: probe.checkedAt,
       runway: { lamportsPerCrank, cranks: Number(lamports / BigInt(lamportsPerCrank)), low: lamports < BigInt(LOW_BALANCE_LAMPORTS) },
+      oracleWait: oracleWait(keeper?.records.byState(['requested']) ?? [], probe.slot),
     };
   };
 
@@ -586,6 +588,27 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       return { view: await operatorApi.settings(), restarted };
     },
     testConnection: async ({ rpcUrl }) => testRpcConnection(rpcUrl),
+    async localOracle() {
+      if (!chain?.view.wagerKeeperLocalnet) return null;
+      return localOracleStatus(chain.rpcUrl);
+    },
+    async setLocalOracleStalled({ stalled }) {
+      if (!chain?.view.wagerKeeperLocalnet) throw new Error('only a wager-keeper localnet has an oracle the console can stall; this cluster\'s oracle is not ours to stop');
+      if (typeof stalled !== 'boolean') throw new Error('stalled must be true or false');
+      await (stalled ? stallLocalOracle(chain.rpcUrl) : resumeLocalOracle(chain.rpcUrl));
+      log.warn({ stalled }, stalled ? 'local oracle stalled from the console' : 'local oracle resumed from the console');
+      return localOracleStatus(chain.rpcUrl);
+    },
+    async faucetStatus() {
+      return keeperSide?.core.faucet?.status() ?? null;
+    },
+    async faucetClaim({ owner }) {
+      const faucet = keeperSide?.core.faucet;
+      if (!faucet) throw new Error('this keeper serves no faucet: only test networks have one (a wager-keeper localnet, or --faucet-mint on devnet)');
+      if (typeof owner !== 'string' || !isAddress(owner.trim())) throw new Error(`'${owner}' is not a Solana address: paste a wallet address (base58, 32 to 44 characters)`);
+      // Claims from the console count against the same per-wallet and daily limits; one "client" for the console.
+      return faucet.claim(address(owner.trim()), 'operator console');
+    },
     async generateKey({ replace }) {
       const existing = await readKeeperKeyAddress(keychainAccount);
       if (existing && !replace)
@@ -693,6 +716,13 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     }),
   };
   return service;
+}
+
+/** How long this keeper's waiting oracle requests have waited, from their request slot (or open slot). */
+export function oracleWait(requested: readonly WagerRecord[], slot: number | null): OracleWaitView {
+  if (slot === null || requested.length === 0) return { waiting: requested.length, oldestWaitSlots: null };
+  const oldest = Math.min(...requested.map((record) => record.requestedSlot ?? record.openSlot ?? slot));
+  return { waiting: requested.length, oldestWaitSlots: Math.max(0, slot - oldest) };
 }
 
 /** The console is opened at 127.0.0.1 even when /v1 listens on every address (it answers loopback peers only). */

@@ -5,6 +5,9 @@ import { PauseSwitch } from './components/PauseSwitch';
 import { clusterLabel, formatAge } from './model/format';
 import { useConnection, useHealth, useNow, useStatus } from './queries';
 import { ComingSoon } from './screens/ComingSoon';
+import { StallBanner } from './components/StallBanner';
+import { Faucet } from './screens/Faucet';
+import { Oracle } from './screens/Oracle';
 import { Overview } from './screens/Overview';
 import { Queue } from './screens/Queue';
 import { Settings } from './screens/Settings';
@@ -14,9 +17,9 @@ const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'overview', label: 'Overview' },
   { screen: 'queue', label: 'Queue' },
   { screen: 'inspector', label: 'Inspector', coming: true },
-  { screen: 'oracle', label: 'Oracle', coming: true },
+  { screen: 'oracle', label: 'Oracle' },
   { screen: 'liquidity', label: 'Liquidity', coming: true },
-  { screen: 'faucet', label: 'Faucet', coming: true },
+  { screen: 'faucet', label: 'Faucet' },
   { screen: 'settings', label: 'Settings' },
 ];
 
@@ -98,9 +101,9 @@ export function App() {
     overview: <Overview />,
     queue: <Queue />,
     inspector: <ComingSoon name="Inspector" what="look up any wager by address, with its accounts and transactions, for support staff" />,
-    oracle: <ComingSoon name="Oracle" what="the oracle's latency over time and stall warnings" />,
+    oracle: <Oracle />,
     liquidity: <ComingSoon name="Liquidity" what="deposits, withdrawals and epoch strikes for liquidity providers" />,
-    faucet: <ComingSoon name="Faucet" what="test SOL and USDC for wallets on a localnet or devnet" />,
+    faucet: <Faucet />,
     settings: <Settings />,
   };
   return (
@@ -125,6 +128,7 @@ export function App() {
       <div className="main">
         <StatusLine />
         <main>
+          <StallBanner />
           <CoreProblem />
           {screens[screen]}
         </main>

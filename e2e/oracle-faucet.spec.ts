@@ -1,0 +1,37 @@
+/** The oracle monitor and its stall banner, and the faucet, as a tester drives them on the embedded localnet. */
+import { generateKeyPairSigner } from '@solana/kit';
+import { attachScreenshot, expect, openWager, test } from './console-fixture';
+
+test('stalling the local oracle raises the banner, a waiting wager expires on screen, and resuming clears it', async ({ consolePage: page, serve }, testInfo) => {
+  test.setTimeout(240_000);
+  const banner = page.getByRole('alert', { name: 'Oracle stall' });
+  await page.getByRole('link', { name: 'Oracle' }).click();
+  await page.getByRole('button', { name: 'Stall local oracle' }).click();
+  await expect(page.getByRole('button', { name: 'Resume local oracle' })).toBeVisible();
+  const wager = await openWager(serve.ready.rpcUrl);
+  // Past 20 slots of waiting (8 s at 400 ms a slot) the banner says so, on every screen.
+  await expect(banner).toContainText(/Oracle slow|Oracle stalled/, { timeout: 60_000 });
+  await expect(banner).toContainText(/forfeits its stake to the pool/);
+  await page.getByRole('link', { name: 'Queue' }).click();
+  await expect(banner).toBeVisible();
+  await attachScreenshot(page, testInfo, 'oracle-stall-banner');
+  // At open + 150 the keeper expires it: the row says so without a reload.
+  await expect(page.getByRole('row').filter({ hasText: wager })).toContainText(/expired/, { timeout: 120_000 });
+  await page.getByRole('link', { name: 'Oracle' }).click();
+  await page.getByRole('button', { name: 'Resume local oracle' }).click();
+  await expect(banner).toHaveCount(0, { timeout: 60_000 });
+  await attachScreenshot(page, testInfo, 'oracle-resumed');
+});
+
+test('a faucet claim succeeds and a second one shows the countdown to the next', async ({ consolePage: page }, testInfo) => {
+  const wallet = (await generateKeyPairSigner()).address;
+  await page.getByRole('link', { name: 'Faucet' }).click();
+  await expect(page.getByText(/per claim; \d+ of \d+ claims left today/)).toBeVisible();
+  await page.getByRole('textbox', { name: 'Wallet address' }).fill(wallet);
+  await page.getByRole('button', { name: 'Claim test USDC' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Sent [\d,]+\.\d+ USDC/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy faucet transaction' })).toBeVisible();
+  await page.getByRole('button', { name: 'Claim test USDC' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: /Refused: .*claim again in \d+ min \d+ s/ })).toBeVisible();
+  await attachScreenshot(page, testInfo, 'faucet-countdown');
+});
