@@ -106,6 +106,10 @@ const loadGenerator: OperatorApi = {
   importKey: async () => {
     throw new Error('not part of this benchmark');
   },
+  inspect: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  handToKeeper: async () => null,
   localOracle: async () => null,
   setLocalOracleStalled: async () => {
     throw new Error('not part of this benchmark');

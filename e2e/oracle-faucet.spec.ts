@@ -17,6 +17,12 @@ test('stalling the local oracle raises the banner, a waiting wager expires on sc
   await attachScreenshot(page, testInfo, 'oracle-stall-banner');
   // At open + 150 the keeper expires it: the row says so without a reload.
   await expect(page.getByRole('row').filter({ hasText: wager })).toContainText(/expired/, { timeout: 120_000 });
+  // The Inspector says what the expiry meant.
+  // A `?wager=` link (same page: the token stays in memory).
+  await page.evaluate(`window.location.hash = '#/inspector?wager=${wager}'`);
+  await expect(page.getByText(/^Expired: the randomness never came within 150 slots\. The stake was forfeited to the pool/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('list', { name: 'Slot timeline' })).toContainText('expired (window closed at open + 150)');
+  await attachScreenshot(page, testInfo, 'inspector-expired');
   await page.getByRole('link', { name: 'Oracle' }).click();
   await page.getByRole('button', { name: 'Resume local oracle' }).click();
   await expect(banner).toHaveCount(0, { timeout: 60_000 });

@@ -101,6 +101,19 @@ export interface LocalOracleView {
   pending: number;
 }
 
+/** What the Inspector shows for an address: the chain's report (the `inspect` command's fields), the keeper's record, the slots. */
+export interface InspectionView {
+  address: string;
+  /** Set when the address holds no wager of this service: what it is instead, in words. */
+  problem: { kind: 'notAddress' | 'notAWager' | 'otherDeployment' | 'nothingHere'; message: string } | null;
+  /** The `inspect` command's report (status, paytable, stake, slots, seed, randomness, verifyWith, or how it ended). */
+  report: Record<string, string | number | boolean>;
+  /** The keeper's record of it, if any. */
+  record: QueueRow | null;
+  /** An open wager's slots (null once closed). */
+  slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
+}
+
 /** The faucet's status, as /v1/faucet gives it (test networks only). */
 export interface FaucetView {
   /** USDC base units granted per claim. */
@@ -266,6 +279,10 @@ export interface OperatorApi {
   /** Imports a Solana CLI keypair file (a JSON array of 64 bytes) into the OS keychain. */
   importKey(args: { path: string; replace: boolean }): Promise<KeyView>;
 
+  /** Inspects any address: an open or closed wager of this service, or says what it is instead. */
+  inspect(args: { address: string }): Promise<InspectionView>;
+  /** Hands an open wager the keeper does not track to it (as POST /v1/wagers does); answers its record. */
+  handToKeeper(args: { address: string }): Promise<QueueRow | null>;
   /** The local oracle of a wager-keeper localnet, or null on any other cluster. */
   localOracle(): Promise<LocalOracleView | null>;
   /** Stalls or resumes the local oracle (a wager-keeper localnet only), to see the expiry path. */
@@ -294,6 +311,8 @@ export const OPERATOR_METHODS = [
   'testConnection',
   'generateKey',
   'importKey',
+  'inspect',
+  'handToKeeper',
   'localOracle',
   'setLocalOracleStalled',
   'faucetStatus',

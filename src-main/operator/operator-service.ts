@@ -22,6 +22,7 @@ import { fetchLocalnetManifest, localOracleStatus, resumeLocalOracle, stallLocal
 import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
 import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
+import { inspectWager } from './wager-inspection';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
@@ -44,6 +45,7 @@ import {
   type EarningsTotals,
   type HealthView,
   type KeySource,
+  type InspectionView,
   type KeyView,
   type OracleWaitView,
   type OperatorApi,
@@ -588,6 +590,27 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       return { view: await operatorApi.settings(), restarted };
     },
     testConnection: async ({ rpcUrl }) => testRpcConnection(rpcUrl),
+    async inspect({ address: target }) {
+      const text = typeof target === 'string' ? target.trim() : '';
+      if (!isAddress(text))
+        return { address: text, problem: { kind: 'notAddress', message: `'${text}' is not a Solana address: paste a wager's address (base58, 32 to 44 characters)` }, report: {}, record: null, slots: null };
+      const side = keeperSide;
+      if (!side || !chain) throw new KeeperUnavailableError('the keeper is not running: the Inspector reads the chain through it; see Settings');
+      const inspection = await inspectWager(side.core.connection.rpc, chain.rpcUrl, address(text), chain.manifest ? address(chain.manifest.programs.wager) : undefined);
+      const record = side.core.keeper.records.get(text);
+      // An address with nothing on chain may still be a wager this keeper finished: its record answers.
+      const problem = inspection.notAWager && !(inspection.notAWager.kind === 'nothingHere' && record) ? { kind: inspection.notAWager.kind, message: inspection.notAWager.message } : null;
+      return { address: text, problem, report: inspection.report as InspectionView['report'], record: record ? toRow(record) : null, slots: inspection.slots };
+    },
+    async handToKeeper({ address: target }) {
+      if (typeof target !== 'string' || !isAddress(target)) throw new Error(`'${target}' is not a Solana address`);
+      const keeper = requireKeeper();
+      const result = await keeper.submitWager(address(target));
+      if (result.kind === 'accountNotFound') throw new Error('no account at this address: a closed wager needs no keeper (see how it ended above)');
+      if (result.kind === 'notAWager') throw new Error('this account is not a wager of this service: the keeper cannot crank it');
+      const record = keeper.records.get(target);
+      return record ? toRow(record) : null;
+    },
     async localOracle() {
       if (!chain?.view.wagerKeeperLocalnet) return null;
       return localOracleStatus(chain.rpcUrl);

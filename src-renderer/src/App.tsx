@@ -7,6 +7,7 @@ import { useConnection, useHealth, useNow, useStatus } from './queries';
 import { ComingSoon } from './screens/ComingSoon';
 import { StallBanner } from './components/StallBanner';
 import { Faucet } from './screens/Faucet';
+import { Inspector } from './screens/Inspector';
 import { Oracle } from './screens/Oracle';
 import { Overview } from './screens/Overview';
 import { Queue } from './screens/Queue';
@@ -16,7 +17,7 @@ import { useUi, type Screen } from './ui-store';
 const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'overview', label: 'Overview' },
   { screen: 'queue', label: 'Queue' },
-  { screen: 'inspector', label: 'Inspector', coming: true },
+  { screen: 'inspector', label: 'Inspector' },
   { screen: 'oracle', label: 'Oracle' },
   { screen: 'liquidity', label: 'Liquidity', coming: true },
   { screen: 'faucet', label: 'Faucet' },
@@ -100,7 +101,7 @@ export function App() {
   const screens: Record<Screen, ReactNode> = {
     overview: <Overview />,
     queue: <Queue />,
-    inspector: <ComingSoon name="Inspector" what="look up any wager by address, with its accounts and transactions, for support staff" />,
+    inspector: <Inspector />,
     oracle: <Oracle />,
     liquidity: <ComingSoon name="Liquidity" what="deposits, withdrawals and epoch strikes for liquidity providers" />,
     faucet: <Faucet />,

@@ -67,6 +67,8 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
         // Before the first answer of the queue query there is nothing to merge into: that answer is newer.
         client.setQueryData<QueueIndex>(['queue'], (current) => (current ? mergeRecords(current, event.records, Date.now()) : current));
         mergeIntoOpenDetails(event.records);
+        // An inspected wager that changed is read again (its report comes from the chain).
+        for (const row of event.records) if (client.getQueryData(['inspect', row.address]) !== undefined) void client.invalidateQueries({ queryKey: ['inspect', row.address] });
         invalidate.request('overview');
         break;
       case 'steps':

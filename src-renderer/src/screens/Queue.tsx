@@ -61,7 +61,8 @@ function Detail({ address, fallback }: { address: string; fallback: QueueRow | u
       </button>
       <h2>Wager {row ? <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{stateText(row)}</span> : null}</h2>
       <p className="address-line">
-        <code className="full-address">{address}</code> <CopyButton text={address} label="Copy wager address" />
+        <code className="full-address">{address}</code> <CopyButton text={address} label="Copy wager address" />{' '}
+        <a href={`#/inspector?wager=${address}`}>Open in Inspector</a>
       </p>
       {wager.isPending && !row && <p aria-busy="true">Reading the wager…</p>}
       {wager.error && (

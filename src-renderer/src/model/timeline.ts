@@ -1,0 +1,33 @@
+/** The Inspector's slot timeline of one wager (tested in __tests__/timeline.test.ts). */
+import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS, type InspectionView } from '../../../src-main/operator/operator-interface';
+
+export interface TimelineEntry {
+  label: string;
+  /** null: happened, slot not known; undefined never (entries that did not happen are left out). */
+  slot: number | null;
+  state: 'done' | 'now' | 'next';
+}
+
+/** open → request window (open+2 .. open+150) → request → fulfilment → settlement or expiry, and the current slot. */
+export function timelineOf(view: InspectionView, currentSlot: number | null): TimelineEntry[] {
+  const record = view.record;
+  const openSlot = view.slots?.openSlot ?? record?.openSlot ?? (typeof view.report.openSlot === 'number' ? view.report.openSlot : null);
+  if (openSlot === null) return [];
+  const expiry = view.slots?.expirySlot ?? record?.expirySlot ?? openSlot + T_SETTLE_SLOTS;
+  const windowOpens = openSlot + REQUEST_DELAY_SLOTS;
+  const at = (slot: number) => (currentSlot !== null && currentSlot >= slot ? 'done' : 'next');
+  const entries: TimelineEntry[] = [
+    { label: 'opened', slot: openSlot, state: 'done' },
+    { label: `request window opens (open + ${REQUEST_DELAY_SLOTS})`, slot: windowOpens, state: at(windowOpens) },
+  ];
+  const status = String(view.report.status ?? view.report.ended ?? record?.state ?? '');
+  const requested = record?.requestedSlot ?? null;
+  if (requested !== null || /Requested|PayoutPending|settled/.test(status)) entries.push({ label: 'randomness requested', slot: requested, state: 'done' });
+  const fulfilled = record?.fulfilledSlot ?? null;
+  if (fulfilled !== null || view.report.randomness === 'fulfilled' || /PayoutPending|settled/.test(status)) entries.push({ label: 'randomness fulfilled', slot: fulfilled, state: 'done' });
+  if (/settled/.test(status) || record?.state === 'settled' || /PayoutPending/.test(status)) entries.push({ label: /PayoutPending/.test(status) || record?.payoutPending ? 'settled (payout parked in escrow)' : 'settled', slot: null, state: 'done' });
+  else if (/expired/.test(status) || record?.state === 'expired') entries.push({ label: `expired (window closed at open + ${T_SETTLE_SLOTS})`, slot: expiry, state: 'done' });
+  else entries.push({ label: `window closes; unfulfilled wagers can be expired (open + ${T_SETTLE_SLOTS})`, slot: expiry, state: at(expiry + 1) });
+  if (currentSlot !== null && view.slots) entries.push({ label: 'now', slot: currentSlot, state: 'now' });
+  return entries.sort((a, b) => (a.slot ?? Infinity) - (b.slot ?? Infinity) || 0);
+}
