@@ -10,13 +10,15 @@ import {
   IPC_EVENT_CHANNEL,
   OPERATOR_METHODS,
   ipcChannel,
+  oracleStallLevel,
   type OperatorApi,
+  type StallLevel,
   type OperatorEvent,
   type OperatorMethod,
   type OperatorReply,
 } from '../operator/operator-interface';
 
-type Electron = Pick<typeof ElectronModule, 'app' | 'BrowserWindow' | 'ipcMain' | 'session' | 'shell'>;
+type Electron = Pick<typeof ElectronModule, 'app' | 'BrowserWindow' | 'ipcMain' | 'session' | 'shell' | 'Notification'>;
 
 /** What the desktop host needs of the core (createOperatorService gives it). */
 export interface DesktopService {
@@ -102,6 +104,27 @@ export async function openConsoleWindow(electron: Electron, service: DesktopServ
   return window;
 }
 
+/**
+ * A system notification when the oracle stalls (warning, then critical) and when it recovers: the
+ * operator may not be looking at the window. Once per change of level, not once per second.
+ */
+export function notifyOracleStalls(electron: Electron, service: DesktopService): () => void {
+  let level: StallLevel = 'none';
+  return service.onEvent((event) => {
+    if (event.type !== 'health') return;
+    const next = oracleStallLevel(event.health.oracleWait);
+    if (next === level) return;
+    level = next;
+    if (!electron.Notification.isSupported()) return;
+    const slots = event.health.oracleWait.oldestWaitSlots;
+    const body =
+      next === 'none'
+        ? 'Fulfilments resumed: no request waits long any more.'
+        : `A randomness request has waited ${slots} slots. Wagers expire at open + 150 (stakes forfeited to the pool).${next === 'critical' ? ' The guardian should pause new wagers.' : ''}`;
+    new electron.Notification({ title: next === 'none' ? 'Oracle recovered' : next === 'critical' ? 'Oracle stalled (critical)' : 'Oracle slow', body }).show();
+  });
+}
+
 /** The app's life: one instance, the core started, the window opened, everything stopped before quitting. */
 export async function runDesktopApp(electron: Electron, createService: (userData: string) => DesktopService, outDirectory: string): Promise<void> {
   const { app } = electron;
@@ -118,6 +141,7 @@ export async function runDesktopApp(electron: Electron, createService: (userData
     icon: join(outDirectory, '..', 'resources', 'icons', 'icon.png'),
   };
   let window = await openConsoleWindow(electron, service, paths);
+  notifyOracleStalls(electron, service);
   app.on('second-instance', () => {
     if (window.isMinimized()) window.restore();
     window.focus();

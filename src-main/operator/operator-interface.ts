@@ -87,6 +87,17 @@ export interface RunwayView {
 export const ORACLE_STALL_WARNING_SLOTS = 20;
 export const ORACLE_STALL_CRITICAL_SLOTS = 60;
 
+export type StallLevel = 'none' | 'warning' | 'critical';
+
+/** More than 20 slots waiting: warning; 60 or more (the guardian's pause target): critical. */
+export function oracleStallLevel(wait: OracleWaitView | undefined): StallLevel {
+  const slots = wait?.oldestWaitSlots;
+  if (slots === null || slots === undefined || !wait?.waiting) return 'none';
+  if (slots >= ORACLE_STALL_CRITICAL_SLOTS) return 'critical';
+  if (slots > ORACLE_STALL_WARNING_SLOTS) return 'warning';
+  return 'none';
+}
+
 /** Oracle requests of this keeper's wagers still waiting for randomness. */
 export interface OracleWaitView {
   waiting: number;

@@ -112,6 +112,25 @@ describe('the desktop window', () => {
   });
 });
 
+describe('oracle stall notifications', () => {
+  it('notifies once per change of stall level (warning, critical, recovered), not on every health event', async () => {
+    const { standIn, emit } = await startApp();
+    const health = (waiting: number, oldestWaitSlots: number | null) =>
+      emit({
+        type: 'health',
+        health: { lamports: '1', lastTick: 0, queue: 0, rpcError: null, slot: 1, rpcLatencyMs: 1, checkedAt: 0, runway: { lamportsPerCrank: 5000, cranks: 0, low: true }, oracleWait: { waiting, oldestWaitSlots } },
+      });
+    health(1, 5);
+    health(1, 21);
+    health(1, 30);
+    health(2, 61);
+    health(2, 62);
+    health(0, null);
+    expect(standIn.notifications.map((n) => n.title)).toEqual(['Oracle slow', 'Oracle stalled (critical)', 'Oracle recovered']);
+    expect(standIn.notifications[1]!.body).toMatch(/waited 61 slots.*guardian should pause/);
+  });
+});
+
 describe('the sandboxed preload', () => {
   it('exposes exactly window.wagerKeeper with call and onEvent, over the operator channels', async () => {
     const standIn = createElectronStandIn({ pageUrl: () => PAGE_URL });

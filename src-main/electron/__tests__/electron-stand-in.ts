@@ -9,6 +9,7 @@
  * - ipcMain.handle (one handler per channel, a second registration throws, as in Electron) and `invoke`
  *   to call a handler the way Electron does, with an event whose senderFrame.url is the caller's page;
  * - session.defaultSession.webRequest.onHeadersReceived and setPermissionRequestHandler (recorded);
+ * - Notification (isSupported true; show() records title and body);
  * - shell.openExternal (recorded); contextBridge.exposeInMainWorld (recorded, values as the page sees them);
  * - ipcRenderer.invoke (routed to ipcMain's handlers) and on/removeListener for events sent by main.
  */
@@ -23,6 +24,16 @@ export function createElectronStandIn(options: { pageUrl: () => string }) {
   const windows: StandInWindow[] = [];
   const exposed = new Map<string, unknown>();
   const opened: string[] = [];
+  const notifications: { title: string; body: string }[] = [];
+  class StandInNotification {
+    constructor(readonly options: { title: string; body: string }) {}
+    static isSupported() {
+      return true;
+    }
+    show() {
+      notifications.push({ title: this.options.title, body: this.options.body });
+    }
+  }
   const headerListeners: ((details: { responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders: Record<string, string[]> }) => void) => void)[] = [];
   const permissionHandlers: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void)[] = [];
 
@@ -100,6 +111,7 @@ export function createElectronStandIn(options: { pageUrl: () => string }) {
         setPermissionRequestHandler: (handler: (typeof permissionHandlers)[number]) => permissionHandlers.push(handler),
       },
     },
+    Notification: StandInNotification,
     shell: { openExternal: async (url: string) => void opened.push(url) },
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => void exposed.set(key, api) },
     ipcRenderer: {
@@ -117,5 +129,5 @@ export function createElectronStandIn(options: { pageUrl: () => string }) {
     return handler({ sender: windows[0]?.webContents, senderFrame: { url: senderUrl } }, ...args);
   }
 
-  return { electron, handlers, windows, exposed, opened, headerListeners, permissionHandlers, appEvents, rendererEvents, invoke };
+  return { electron, handlers, windows, exposed, opened, notifications, headerListeners, permissionHandlers, appEvents, rendererEvents, invoke };
 }

@@ -5,18 +5,10 @@ import {
   T_SETTLE_SLOTS,
   type OracleLatencyView,
   type OracleWaitView,
+  type StallLevel,
 } from '../../../src-main/operator/operator-interface';
 
-export type StallLevel = 'none' | 'warning' | 'critical';
-
-/** More than 20 slots waiting: warning; 60 or more (the guardian's pause target): critical. */
-export function oracleStallLevel(wait: OracleWaitView | undefined): StallLevel {
-  const slots = wait?.oldestWaitSlots;
-  if (slots === null || slots === undefined || !wait?.waiting) return 'none';
-  if (slots >= ORACLE_STALL_CRITICAL_SLOTS) return 'critical';
-  if (slots > ORACLE_STALL_WARNING_SLOTS) return 'warning';
-  return 'none';
-}
+export { oracleStallLevel, type StallLevel } from '../../../src-main/operator/operator-interface';
 
 /** What the banner says: what it means for wagers in flight and what the operator can do. */
 export function stallMessage(wait: OracleWaitView, level: Exclude<StallLevel, 'none'>, localnet: boolean): { title: string; detail: string } {
