@@ -8,6 +8,8 @@
  * stakes); counters and per-crank fees are numbers. Times are Unix ms.
  */
 
+import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
+
 export const WAGER_STATES = ['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'] as const;
 export type WagerState = (typeof WAGER_STATES)[number];
 /** States in which the keeper still has work to do. */
@@ -125,17 +127,9 @@ export interface InspectionView {
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
 }
 
-/** The faucet's status, as /v1/faucet gives it (test networks only). */
-export interface FaucetView {
-  /** USDC base units granted per claim. */
-  usdc: string;
-  perDay: number;
-  remainingToday: number;
-}
-
-export type FaucetClaimView =
-  | { ok: true; signature: string; usdc: string; sol: string }
-  | { ok: false; status: number; error: string; retryAt: number };
+/** The faucet's status and a claim's answer: the same types /v1/faucet answers with (a type-only import, erased from the UI bundle). */
+export type FaucetView = FaucetStatus;
+export type FaucetClaimView = FaucetClaimResult;
 
 export interface HealthView {
   lamports: string;
