@@ -110,6 +110,11 @@ const loadGenerator: OperatorApi = {
     throw new Error('not part of this benchmark');
   },
   handToKeeper: async () => null,
+  liquidity: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  strikeEpoch: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
+  claimLiquidity: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
   localOracle: async () => null,
   setLocalOracleStalled: async () => {
     throw new Error('not part of this benchmark');

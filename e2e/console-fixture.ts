@@ -3,6 +3,7 @@
  * localnet, keeper, /v1 and the console) once per spec file, and opens the console URL its ready line
  * prints. Settings live in a fresh directory, never the developer's own.
  */
+import { appendFileSync } from 'node:fs';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -38,9 +39,13 @@ export async function startCommand<T>(args: string[]): Promise<RunningCommand<T>
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  // E2E_SERVE_LOG=FILE keeps the command's whole log there (its stderr), for a failing spec's post-mortem.
+  if (process.env.E2E_SERVE_LOG) child.stderr!.on('data', (chunk: Buffer) => appendFileSync(process.env.E2E_SERVE_LOG!, chunk));
   const lines = createInterface({ input: child.stdout! });
   const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
-  lines.close();
+  // Keep draining stdout: on Linux a process's writes to a pipe are synchronous, so a full pipe nobody
+  // reads would freeze the whole command (its RPC, slots and console) once its logs pass 64 KiB.
+  lines.on('line', () => {});
   if (!first) throw new Error(`wager-keeper ${args[0]} exited before it was ready: ${stderr}`);
   return {
     ready: JSON.parse(first) as T,

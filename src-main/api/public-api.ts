@@ -295,6 +295,9 @@ export interface PublicApiServer {
   close(): Promise<void>;
 }
 
+/** How long stopping waits for requests in flight before it closes their connections. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** Serves `app` with @hono/node-server on `host` (default loopback); port 0 picks a free port. */
 export function listenPublicApi(
   app: Hono<Env> | Hono,
@@ -311,7 +314,11 @@ export function listenPublicApi(
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
+            if (!('closeAllConnections' in server)) return;
+            server.closeIdleConnections();
+            // Requests in flight get a moment to answer; a connection still open after it (a stream a
+            // client keeps open) must not keep the process from stopping.
+            setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
           }),
       });
     });

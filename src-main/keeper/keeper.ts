@@ -83,6 +83,11 @@ export interface Keeper extends KeeperService {
    */
   setPaused(paused: boolean): void;
   isPaused(): boolean;
+  /**
+   * Sends one crank the operator asked for (the console's Strike epoch and Claim), booked like the loop's
+   * own (earnings, step log); also while paused, since a person chose it.
+   */
+  crank(step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0]): Promise<CrankResult>;
 }
 
 /** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
@@ -720,6 +725,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (!paused && running) void tick();
     },
     isPaused: () => paused,
+    crank: (step, subject, instructions) => sendCrank(step, subject, instructions),
     async start() {
       running = true;
       // The chain may be unreachable at start: the keeper still starts (health shows rpcError) and

@@ -58,7 +58,13 @@ const sameToken = (given: string | undefined, expected: Buffer) => {
   return bytes.length === expected.length && timingSafeEqual(bytes, expected);
 };
 
-export function createOperatorHttp(options: OperatorHttpOptions): { app: Hono; withConsole(publicFetch: FetchHandler): FetchHandler } {
+export function createOperatorHttp(options: OperatorHttpOptions): {
+  app: Hono;
+  withConsole(publicFetch: FetchHandler): FetchHandler;
+  /** Ends every open event stream: a console left open must not hold the listener open at shutdown. */
+  endStreams(): void;
+} {
+  const openStreams = new Set<() => void>();
   const expected = Buffer.from(options.token);
   const methods = new Set<string>(OPERATOR_METHODS);
   const app = new Hono();
@@ -141,7 +147,12 @@ export function createOperatorHttp(options: OperatorHttpOptions): { app: Hono; w
         writing = writing.then(() => stream.writeSSE({ data: JSON.stringify(event) })).catch(() => undefined);
       };
       const unsubscribe = options.onEvent(send);
-      const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
+      let end = () => {};
+      const closed = new Promise<void>((resolve) => {
+        end = resolve;
+        stream.onAbort(resolve);
+      });
+      openStreams.add(end);
       send({ type: 'status', status: await options.api.status() });
       const keepAlive = setInterval(() => {
         writing = writing.then(() => stream.write(': keep-alive\n\n')).then(() => undefined).catch(() => undefined);
@@ -151,12 +162,17 @@ export function createOperatorHttp(options: OperatorHttpOptions): { app: Hono; w
       } finally {
         clearInterval(keepAlive);
         unsubscribe();
+        openStreams.delete(end);
       }
     }),
   );
 
   return {
     app,
+    endStreams: () => {
+      for (const end of openStreams) end();
+      openStreams.clear();
+    },
     withConsole: (publicFetch) => (request, env) => {
       const path = new URL(request.url).pathname;
       if (path === '/console' || path.startsWith(OPERATOR_HTTP.consolePath) || path.startsWith('/operator/')) return app.fetch(request, env as never);

@@ -127,6 +127,38 @@ export interface InspectionView {
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
 }
 
+export interface LiquidityRequestView {
+  address: string;
+  kind: 'deposit' | 'withdraw';
+  owner: string;
+  epoch: number;
+  /** USDC base units (deposit) or shares (withdraw), 6 decimals both. */
+  amount: string;
+  status: 'waiting for the epoch to be struck' | 'struck: claimable';
+}
+
+export interface LiquidityView {
+  /** USDC base units and shares (6 decimals); `sharePrice` USDC per share, null with no shares. */
+  pool: {
+    liquidity: string;
+    lockedLiability: string;
+    freeLiquidity: string;
+    totalShares: string;
+    sharePrice: string | null;
+    pendingDeposits: string;
+    pendingWithdrawShares: string;
+  };
+  epoch: { epoch: number; closeSlot: number; currentSlot: number; strikeable: boolean; whyNot: string | null };
+  requests: LiquidityRequestView[];
+  /** Share price per struck epoch. */
+  history: { epoch: number; sharePrice: string | null }[];
+}
+
+/** What a Strike epoch or Claim did: the transaction and the fee earned, or the refusal named. */
+export type LiquidityActionView =
+  | { outcome: 'landed'; signature: string; feeLamports: number }
+  | { outcome: 'lost' | 'skipped' | 'failed'; error: string };
+
 /** The faucet's status and a claim's answer: the same types /v1/faucet answers with (a type-only import, erased from the UI bundle). */
 export type FaucetView = FaucetStatus;
 export type FaucetClaimView = FaucetClaimResult;
@@ -288,6 +320,12 @@ export interface OperatorApi {
   inspect(args: { address: string }): Promise<InspectionView>;
   /** Hands an open wager the keeper does not track to it (as POST /v1/wagers does); answers its record. */
   handToKeeper(args: { address: string }): Promise<QueueRow | null>;
+  /** The pool, the live epoch, liquidity requests (all, or one owner's) and share price history. */
+  liquidity(args: { owner: string | null }): Promise<LiquidityView>;
+  /** Strikes the live epoch now (also while paused: the operator chose it). */
+  strikeEpoch(): Promise<LiquidityActionView>;
+  /** Claims one struck deposit or withdrawal request for its owner. */
+  claimLiquidity(args: { request: string }): Promise<LiquidityActionView>;
   /** The local oracle of a wager-keeper localnet, or null on any other cluster. */
   localOracle(): Promise<LocalOracleView | null>;
   /** Stalls or resumes the local oracle (a wager-keeper localnet only), to see the expiry path. */
@@ -318,6 +356,9 @@ export const OPERATOR_METHODS = [
   'importKey',
   'inspect',
   'handToKeeper',
+  'liquidity',
+  'strikeEpoch',
+  'claimLiquidity',
   'localOracle',
   'setLocalOracleStalled',
   'faucetStatus',

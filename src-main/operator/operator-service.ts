@@ -5,7 +5,7 @@
  * answers the operator interface (operator-interface.ts). Switching cluster restarts the chain side and
  * the keeper without restarting the host; the /v1 listener stays up and answers 503 meanwhile.
  */
-import { address, createSolanaRpc, isAddress, type Address, type KeyPairSigner } from '@solana/kit';
+import { address, createSolanaRpc, isAddress, type Address, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -23,6 +23,8 @@ import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet
 import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
 import { inspectWager } from './wager-inspection';
+import { claimInstruction, readLiquidity, strikeInstruction } from './liquidity-view';
+import { WAGER_PROGRAM_ADDRESS, fetchConfig as fetchWagerConfig, findConfigPda } from '../protocol/wager';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
@@ -47,6 +49,7 @@ import {
   type KeySource,
   type InspectionView,
   type KeyView,
+  type LiquidityActionView,
   type OracleWaitView,
   type OperatorApi,
   type OperatorEvent,
@@ -128,6 +131,7 @@ interface ChainSide {
 /** The keeper side of a core. */
 interface KeeperSide {
   core: KeeperCore;
+  signer: KeyPairSigner;
   keySource: KeySource;
   stepLog: StepLog;
   demo: DemoApp | null;
@@ -395,6 +399,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       : null;
     return {
       core,
+      signer: key.signer,
       keySource: key.source,
       stepLog,
       demo,
@@ -450,6 +455,22 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     const next = changing.then(work, work);
     changing = next.catch(() => undefined);
     return next;
+  };
+
+  /** The wager program of the current cluster (a wager-keeper localnet names its own; else the built-in id). */
+  const wagerProgram = () => (chain?.manifest ? address(chain.manifest.programs.wager) : WAGER_PROGRAM_ADDRESS);
+  /** Sends a crank the operator asked for and says what it did, with the fee it earned (from its booking). */
+  const operatorCrank = async (side: KeeperSide, step: 'strike_epoch' | 'claim_deposit' | 'claim_withdraw', subject: string, instructions: Instruction[]): Promise<LiquidityActionView> => {
+    const fees = new Map<string, number>();
+    const onEarnings: (...args: KeeperEvents['earnings']) => void = (entry) => void (entry.signature && fees.set(entry.signature, entry.receivedLamports));
+    side.core.keeper.events.on('earnings', onEarnings);
+    try {
+      const result = await side.core.keeper.crank(step, subject, instructions);
+      if (result.outcome !== 'landed') return { outcome: result.outcome, error: 'error' in result ? result.error : result.reason };
+      return { outcome: 'landed', signature: result.signature, feeLamports: fees.get(result.signature) ?? 0 };
+    } finally {
+      side.core.keeper.events.off('earnings', onEarnings);
+    }
   };
 
   const requireKeeper = () => {
@@ -611,6 +632,26 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       const record = keeper.records.get(target);
       return record ? toRow(record) : null;
     },
+    async liquidity({ owner }) {
+      if (owner !== null && owner !== undefined && owner !== '' && !isAddress(owner.trim())) throw new Error(`'${owner}' is not a Solana address: filter by an LP's wallet address`);
+      const side = keeperSide;
+      if (!side || !chain) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      return readLiquidity(side.core.connection.rpc, wagerProgram(), owner ? owner.trim() : null);
+    },
+    async strikeEpoch() {
+      const side = keeperSide;
+      if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      const { subject, instructions } = await strikeInstruction(side.core.connection.rpc, wagerProgram(), side.signer);
+      return operatorCrank(side, 'strike_epoch', subject, instructions);
+    },
+    async claimLiquidity({ request }) {
+      const side = keeperSide;
+      if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      if (typeof request !== 'string' || !isAddress(request)) throw new Error(`'${request}' is not a request address`);
+      const mint = chain?.manifest ? address(chain.manifest.usdcMint) : await configUsdcMint(side.core.connection.rpc, wagerProgram());
+      const { kind, instructions } = await claimInstruction(side.core.connection.rpc, wagerProgram(), side.signer, mint, address(request));
+      return operatorCrank(side, kind === 'deposit' ? 'claim_deposit' : 'claim_withdraw', request, instructions);
+    },
     async localOracle() {
       if (!chain?.view.wagerKeeperLocalnet) return null;
       return localOracleStatus(chain.rpcUrl);
@@ -679,7 +720,10 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       throw listenError(error, '--port', settings.apiHost, settings.apiPort);
     });
     const server = api;
-    stopHost.push(() => server.close());
+    stopHost.push(() => {
+      operatorHttp?.endStreams();
+      return server.close();
+    });
     // --cors-origin names exactly the origins allowed (as before the console existed); otherwise the
     // console's own origins and the saved list.
     if (flags.corsOrigins === undefined) for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
@@ -739,6 +783,12 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     }),
   };
   return service;
+}
+
+/** The test USDC (or USDC) mint of the wager program's config on a cluster without a localnet manifest. */
+async function configUsdcMint(rpc: Rpc<SolanaRpcApi>, program: Address): Promise<Address> {
+  const [config] = await findConfigPda({ programAddress: program });
+  return (await fetchWagerConfig(rpc, config)).data.usdcMint;
 }
 
 /** How long this keeper's waiting oracle requests have waited, from their request slot (or open slot). */

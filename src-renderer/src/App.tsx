@@ -4,10 +4,10 @@ import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
 import { clusterLabel, formatAge } from './model/format';
 import { useConnection, useHealth, useNow, useStatus } from './queries';
-import { ComingSoon } from './screens/ComingSoon';
 import { StallBanner } from './components/StallBanner';
 import { Faucet } from './screens/Faucet';
 import { Inspector } from './screens/Inspector';
+import { Liquidity } from './screens/Liquidity';
 import { Oracle } from './screens/Oracle';
 import { Overview } from './screens/Overview';
 import { Queue } from './screens/Queue';
@@ -19,7 +19,7 @@ const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'queue', label: 'Queue' },
   { screen: 'inspector', label: 'Inspector' },
   { screen: 'oracle', label: 'Oracle' },
-  { screen: 'liquidity', label: 'Liquidity', coming: true },
+  { screen: 'liquidity', label: 'Liquidity' },
   { screen: 'faucet', label: 'Faucet' },
   { screen: 'settings', label: 'Settings' },
 ];
@@ -103,7 +103,7 @@ export function App() {
     queue: <Queue />,
     inspector: <Inspector />,
     oracle: <Oracle />,
-    liquidity: <ComingSoon name="Liquidity" what="deposits, withdrawals and epoch strikes for liquidity providers" />,
+    liquidity: <Liquidity />,
     faucet: <Faucet />,
     settings: <Settings />,
   };

@@ -36,7 +36,8 @@ async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: started.stdout! });
   const [first] = (await Promise.race([once(lines, 'line'), once(started, 'exit').then(() => [null])])) as [string | null];
-  lines.close();
+  // Keep draining stdout: writes to a full pipe nobody reads would freeze serve (synchronous on Linux).
+  lines.on('line', () => {});
   if (!first) throw new Error(`serve exited before it was ready: ${stderr}`);
   return { child: started, ready: JSON.parse(first) as Ready };
 }
@@ -142,12 +143,20 @@ describe('wager-keeper serve: the whole service on one machine', () => {
     }
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('stops cleanly on SIGTERM, also while an open console holds its live event stream', async () => {
+    const { origin, hash } = new URL((ready as unknown as { console: string }).console);
+    const token = new URLSearchParams(hash.slice(1)).get('token')!;
+    const events = await fetch(`${origin}/operator/events`, { headers: { authorization: `Bearer ${token}` } });
+    const reader = events.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('"type":"status"');
     const lines = createInterface({ input: child.stdout! });
     const stopped = once(lines, 'line');
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).toBe(0);
     expect(JSON.parse(((await stopped) as [string])[0])).toMatchObject({ event: 'stopped', signal: 'SIGTERM' });
+    // The stream was ended by the server, not left hanging.
+    let done = false;
+    while (!done) ({ done } = await reader.read().catch(() => ({ done: true })));
   });
 });

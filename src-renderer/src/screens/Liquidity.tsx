@@ -1,0 +1,152 @@
+/** Liquidity, for LPs: the pool, the live epoch (strikeable or why not), requests with Claim, share price history. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { LiquidityActionView } from '../../../src-main/operator/operator-interface';
+import { Address } from '../components/CopyButton';
+import { formatLamports, formatUsdc } from '../model/format';
+import { useBridge } from '../queries';
+
+const formatShares = (base: string) => formatUsdc(base).replace('USDC', 'shares');
+
+function ActionResult({ result, what }: { result: LiquidityActionView; what: string }) {
+  if (result.outcome === 'landed')
+    return (
+      <div role="status" className="ok-box">
+        {what} landed: earned {formatLamports(result.feeLamports)}. Transaction <Address value={result.signature} label={`Copy ${what} transaction`} />
+      </div>
+    );
+  return (
+    <div role="alert" className="error">
+      {what} {result.outcome === 'lost' ? 'was already done by another keeper' : result.outcome === 'skipped' ? 'is not possible right now' : 'failed'}: {result.error}
+    </div>
+  );
+}
+
+export function Liquidity() {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const [owner, setOwner] = useState('');
+  const [filter, setFilter] = useState<string | null>(null);
+  const view = useQuery({ queryKey: ['liquidity', filter], queryFn: () => bridge.call('liquidity', { owner: filter }), refetchInterval: 3_000 });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['liquidity'] });
+  const strike = useMutation({ mutationFn: () => bridge.call('strikeEpoch', undefined), onSettled: refresh });
+  const claim = useMutation({ mutationFn: (request: string) => bridge.call('claimLiquidity', { request }), onSettled: refresh });
+  const data = view.data;
+  const history = (data?.history ?? []).filter((h) => h.sharePrice !== null).map((h) => ({ epoch: h.epoch, price: Number(h.sharePrice) }));
+  return (
+    <div className="grid">
+      <h1 className="sr-only">Liquidity</h1>
+      {view.error && (
+        <div role="alert" className="error panel wide">
+          Cannot read the pool: {view.error.message}
+        </div>
+      )}
+      {data && (
+        <>
+          <section className="panel" aria-labelledby="pool-title">
+            <h2 id="pool-title">Pool</h2>
+            <dl className="kv">
+              <dt>free liquidity</dt>
+              <dd>{formatUsdc(data.pool.freeLiquidity)}</dd>
+              <dt>locked liability</dt>
+              <dd>{formatUsdc(data.pool.lockedLiability)}</dd>
+              <dt>share price</dt>
+              <dd>{data.pool.sharePrice ? `${data.pool.sharePrice} USDC per share` : '— (no shares yet)'}</dd>
+              <dt>share supply</dt>
+              <dd>{formatShares(data.pool.totalShares)}</dd>
+              <dt>pending deposits</dt>
+              <dd>{formatUsdc(data.pool.pendingDeposits)}</dd>
+              <dt>pending withdrawals</dt>
+              <dd>{formatShares(data.pool.pendingWithdrawShares)}</dd>
+            </dl>
+          </section>
+          <section className="panel" aria-labelledby="epoch-title">
+            <h2 id="epoch-title">Live epoch {data.epoch.epoch}</h2>
+            <p>
+              Closes at slot {data.epoch.closeSlot.toLocaleString('en-US')} (now {data.epoch.currentSlot.toLocaleString('en-US')}).{' '}
+              {data.epoch.strikeable ? 'It can be struck now.' : `It cannot be struck yet: ${data.epoch.whyNot}.`}
+            </p>
+            <button type="button" className="primary" disabled={strike.isPending} aria-busy={strike.isPending} onClick={() => strike.mutate()}>
+              Strike epoch
+            </button>
+            {strike.data && <ActionResult result={strike.data} what="Strike" />}
+            {strike.error && <p role="alert" className="error">{strike.error.message}</p>}
+          </section>
+          <section className="panel wide" aria-labelledby="requests-title">
+            <h2 id="requests-title">Deposit and withdrawal requests</h2>
+            <form
+              className="toolbar"
+              onSubmit={(event) => {
+                event.preventDefault();
+                setFilter(owner.trim() || null);
+              }}
+            >
+              <label htmlFor="lp-owner">Owner address</label>
+              <input id="lp-owner" type="text" value={owner} placeholder="all owners" onChange={(e) => setOwner(e.target.value)} />
+              <button type="submit">Filter</button>
+            </form>
+            {data.requests.length === 0 ? (
+              <p className="muted">No requests{filter ? ' for this owner' : ''} in the live or struck epochs.</p>
+            ) : (
+              <table className="plain" aria-label="Liquidity requests">
+                <thead>
+                  <tr>
+                    <th>Kind</th>
+                    <th>Request</th>
+                    <th>Owner</th>
+                    <th>Epoch</th>
+                    <th>Amount</th>
+                    <th>Status</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.requests.map((request) => (
+                    <tr key={request.address}>
+                      <td>{request.kind}</td>
+                      <td>
+                        <code>{request.address}</code>
+                      </td>
+                      <td>
+                        <Address value={request.owner} label="Copy owner" />
+                      </td>
+                      <td>{request.epoch}</td>
+                      <td>{request.kind === 'deposit' ? formatUsdc(request.amount) : formatShares(request.amount)}</td>
+                      <td>{request.status}</td>
+                      <td>
+                        {request.status === 'struck: claimable' && (
+                          <button type="button" disabled={claim.isPending} onClick={() => claim.mutate(request.address)}>
+                            Claim
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {claim.data && <ActionResult result={claim.data} what="Claim" />}
+            {claim.error && <p role="alert" className="error">{claim.error.message}</p>}
+          </section>
+          <section className="panel wide" aria-labelledby="history-title">
+            <h2 id="history-title">Share price per struck epoch</h2>
+            <div className="chart" role="img" aria-label={`Share price over ${history.length} struck epochs`}>
+              {history.length > 0 && (
+                <ResponsiveContainer width="100%" height={200}>
+                  <LineChart data={history} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+                    <CartesianGrid stroke="#2a3340" />
+                    <XAxis dataKey="epoch" stroke="#8a96a8" />
+                    <YAxis stroke="#8a96a8" domain={['auto', 'auto']} label={{ value: 'USDC/share', angle: -90, position: 'insideLeft', fill: '#8a96a8' }} />
+                    <Tooltip formatter={(value) => [`${Number(value).toFixed(6)} USDC per share`, 'share price']} contentStyle={{ background: '#161b22', border: '1px solid #2a3340' }} />
+                    <Line dataKey="price" stroke="#3fb950" isAnimationActive={false} />
+                  </LineChart>
+                </ResponsiveContainer>
+              )}
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
