@@ -115,6 +115,7 @@ const loadGenerator: OperatorApi = {
   },
   strikeEpoch: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
   claimLiquidity: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
+  claimPayout: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
   localOracle: async () => null,
   setLocalOracleStalled: async () => {
     throw new Error('not part of this benchmark');

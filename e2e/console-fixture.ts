@@ -66,7 +66,10 @@ export async function openWager(rpcUrl: string, paytable = 'coin-flip', amount =
 
 /** Saves what the page shows now as an artifact of the test. */
 export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  // Kept on disk (test-results/<test>/<name>.png) as well as attached to the report.
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ fullPage: true, path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
 export const test = base.extend<{ consolePage: Page }, { serve: RunningCommand<ServeReady> }>({

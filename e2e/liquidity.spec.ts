@@ -4,28 +4,14 @@
  * Its own `serve` with 100 ms slots, so the 750-slot epoch closes in about 75 s; the keeper is paused so its
  * loop does not strike and claim first, and the demo app is off so no wager holds the strike back.
  */
-import { address, appendTransactionMessageInstructions, createSolanaRpc, createTransactionMessage, getBase64EncodedWireTransaction, getBase64Encoder, pipe, setTransactionMessageFeePayerSigner, setTransactionMessageLifetimeUsingBlockhash, signTransactionMessageWithSigners, type Instruction, type KeyPairSigner } from '@solana/kit';
+import { address, createSolanaRpc, getBase64Encoder } from '@solana/kit';
+import { operatorApi, sendInstructions } from './chain-actions';
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
 import { findDepositRequestPda, findEpochRecordPda, findPoolPda, findShareMintPda, getPoolDecoder, getRequestDepositInstructionAsync } from '../src-main/protocol/wager';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { attachScreenshot, expect, startCommand, test, type ServeReady } from './console-fixture';
 
 type Ready = ServeReady & { manifest: { programs: { wager: string }; usdcMint: string; devKeys: { app: { keypair: number[] } } } };
-
-async function send(rpcUrl: string, payer: KeyPairSigner, instructions: Instruction[]) {
-  const rpc = createSolanaRpc(rpcUrl);
-  const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    ),
-  );
-  // With preflight: a refusal (e.g. EpochClosed) fails here, loudly.
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
-}
 
 /** The dev app key asks to deposit `amount` USDC into the live epoch (and makes sure it can receive shares). */
 async function requestDeposit(ready: Ready, amount: bigint): Promise<string> {
@@ -39,7 +25,7 @@ async function requestDeposit(ready: Ready, amount: bigint): Promise<string> {
   const [epochRecord] = await findEpochRecordPda({ epoch }, { programAddress });
   const [source] = await findAssociatedTokenPda({ mint: address(ready.manifest.usdcMint), owner: owner.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const [shareMint] = await findShareMintPda({ programAddress });
-  await send(ready.rpcUrl, owner, [
+  await sendInstructions(ready.rpcUrl, owner, [
     await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: owner, mint: shareMint, owner: owner.address }),
     await getRequestDepositInstructionAsync({ owner, request, epochRecord, source, amount }, { programAddress }),
   ]);
@@ -50,14 +36,11 @@ test('strikes an epoch and claims a deposit from the Liquidity screen', async ({
   test.setTimeout(240_000);
   const serve = await startCommand<Ready>(['serve', '--port', '0', '--rpc-port', '0', '--slot-ms', '100']);
   try {
-    const { origin, hash } = new URL(serve.ready.console);
-    const token = new URLSearchParams(hash.slice(1)).get('token')!;
-    const call = async (method: string, body: unknown) =>
-      (await fetch(`${origin}/operator/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    const call = operatorApi(serve.ready.console);
     await call('saveSettings', { changes: { demoEnabled: false } });
     await page.goto(serve.ready.console);
     // Wait until the demo's first wager (if any) is finished, then pause: the loop must not strike first.
-    await expect.poll(async () => ((await call('health', {})) as { queue: number }).queue, { timeout: 60_000 }).toBe(0);
+    await expect.poll(async () => (await call<{ queue: number }>('health')).queue, { timeout: 60_000 }).toBe(0);
     await page.getByRole('button', { name: 'Pause keeper' }).click();
     await page.getByRole('link', { name: 'Liquidity' }).click();
     await expect(page.getByText(/Live epoch \d+/)).toBeVisible();

@@ -88,6 +88,11 @@ export interface Keeper extends KeeperService {
    * own (earnings, step log); also while paused, since a person chose it.
    */
   crank(step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0]): Promise<CrankResult>;
+  /**
+   * Delivers a parked payout now (the console's "Claim payout now"), as the loop's own retry would, and
+   * books it on the wager's record; also while paused. Skipped when the wager is not PayoutPending.
+   */
+  claimPayoutNow(address: Address): Promise<CrankResult>;
 }
 
 /** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
@@ -279,7 +284,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const sendCrank = cranks.send;
 
   /** Sends one step for one wager and records what happened on the wager's record. */
-  const runStep = async (step: CrankStep, address: string, build: () => Promise<Parameters<TransactionSender['send']>[0]>, onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>) => {
+  const runStep = async (
+    step: CrankStep,
+    address: string,
+    build: () => Promise<Parameters<TransactionSender['send']>[0]>,
+    onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>,
+    onResult?: (result: CrankResult) => void,
+  ) => {
     inFlight.add(address);
     try {
       let result: CrankResult;
@@ -288,6 +299,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       } catch (error) {
         result = { outcome: 'failed', error: (error as Error).message }; // building failed (RPC)
       }
+      onResult?.(result);
       if (result.outcome === 'landed') {
         change(address, { ...(await onLanded(result.signature, result.slot)), attempts: 0, lastError: null, nextAttemptAt: 0 });
       } else if (result.outcome === 'failed' && step === 'request' && result.error === ORACLE_FEE_SHORTFALL && !shortFeeAccounts.has(address)) {
@@ -726,6 +738,15 @@ export function createKeeper(options: KeeperOptions): Keeper {
     },
     isPaused: () => paused,
     crank: (step, subject, instructions) => sendCrank(step, subject, instructions),
+    async claimPayoutNow(address) {
+      const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);
+      if (wager?.status !== WagerStatus.PayoutPending) return { outcome: 'skipped', reason: 'the wager has no parked payout (already delivered, or not settled yet)' };
+      if (inFlight.has(address)) return { outcome: 'skipped', reason: 'a claim for this wager is already in flight' };
+      if (!records.get(address)) track(address, wager);
+      let result: CrankResult = { outcome: 'skipped', reason: 'not sent' };
+      await runStep('claim_payout', address, async () => [await getClaimPayoutForWager({ caller: signer, wagerAddress: address, wager, programAddress: program })], async (signature) => ({ claimSignature: signature, payoutPending: false }), (sent) => (result = sent));
+      return result;
+    },
     async start() {
       running = true;
       // The chain may be unreachable at start: the keeper still starts (health shows rpcError) and

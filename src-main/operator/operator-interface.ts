@@ -154,8 +154,8 @@ export interface LiquidityView {
   history: { epoch: number; sharePrice: string | null }[];
 }
 
-/** What a Strike epoch or Claim did: the transaction and the fee earned, or the refusal named. */
-export type LiquidityActionView =
+/** What a crank the operator asked for (Strike epoch, Claim, Claim payout now) did: the transaction and the fee earned, or the refusal named. */
+export type CrankActionView =
   | { outcome: 'landed'; signature: string; feeLamports: number }
   | { outcome: 'lost' | 'skipped' | 'failed'; error: string };
 
@@ -320,12 +320,14 @@ export interface OperatorApi {
   inspect(args: { address: string }): Promise<InspectionView>;
   /** Hands an open wager the keeper does not track to it (as POST /v1/wagers does); answers its record. */
   handToKeeper(args: { address: string }): Promise<QueueRow | null>;
+  /** Delivers a PayoutPending wager's parked payout now (claim_payout), also while paused. */
+  claimPayout(args: { address: string }): Promise<CrankActionView>;
   /** The pool, the live epoch, liquidity requests (all, or one owner's) and share price history. */
   liquidity(args: { owner: string | null }): Promise<LiquidityView>;
   /** Strikes the live epoch now (also while paused: the operator chose it). */
-  strikeEpoch(): Promise<LiquidityActionView>;
+  strikeEpoch(): Promise<CrankActionView>;
   /** Claims one struck deposit or withdrawal request for its owner. */
-  claimLiquidity(args: { request: string }): Promise<LiquidityActionView>;
+  claimLiquidity(args: { request: string }): Promise<CrankActionView>;
   /** The local oracle of a wager-keeper localnet, or null on any other cluster. */
   localOracle(): Promise<LocalOracleView | null>;
   /** Stalls or resumes the local oracle (a wager-keeper localnet only), to see the expiry path. */
@@ -356,6 +358,7 @@ export const OPERATOR_METHODS = [
   'importKey',
   'inspect',
   'handToKeeper',
+  'claimPayout',
   'liquidity',
   'strikeEpoch',
   'claimLiquidity',

@@ -18,6 +18,7 @@ import { defaultWebSocketUrl } from '../chain/rpc-connection';
 import { consoleOrigins, listenError, startKeeperCore, stopInReverse, type KeeperCore } from '../commands/keeper-runtime';
 import { localnetListenError } from '../commands/localnet-command';
 import type { KeeperEvents } from '../keeper/keeper-events';
+import type { CrankResult } from '../keeper/keeper';
 import { fetchLocalnetManifest, localOracleStatus, resumeLocalOracle, stallLocalOracle } from '../localnet/localnet-admin-client';
 import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
 import { createLogger } from '../logging';
@@ -49,7 +50,7 @@ import {
   type KeySource,
   type InspectionView,
   type KeyView,
-  type LiquidityActionView,
+  type CrankActionView,
   type OracleWaitView,
   type OperatorApi,
   type OperatorEvent,
@@ -460,12 +461,15 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
   /** The wager program of the current cluster (a wager-keeper localnet names its own; else the built-in id). */
   const wagerProgram = () => (chain?.manifest ? address(chain.manifest.programs.wager) : WAGER_PROGRAM_ADDRESS);
   /** Sends a crank the operator asked for and says what it did, with the fee it earned (from its booking). */
-  const operatorCrank = async (side: KeeperSide, step: 'strike_epoch' | 'claim_deposit' | 'claim_withdraw', subject: string, instructions: Instruction[]): Promise<LiquidityActionView> => {
+  const operatorCrank = (side: KeeperSide, step: 'strike_epoch' | 'claim_deposit' | 'claim_withdraw', subject: string, instructions: Instruction[]) =>
+    bookedCrank(side, () => side.core.keeper.crank(step, subject, instructions));
+  /** Runs one crank and answers what it did, with the fee its booking recorded. */
+  const bookedCrank = async (side: KeeperSide, send: () => Promise<CrankResult>): Promise<CrankActionView> => {
     const fees = new Map<string, number>();
     const onEarnings: (...args: KeeperEvents['earnings']) => void = (entry) => void (entry.signature && fees.set(entry.signature, entry.receivedLamports));
     side.core.keeper.events.on('earnings', onEarnings);
     try {
-      const result = await side.core.keeper.crank(step, subject, instructions);
+      const result = await send();
       if (result.outcome !== 'landed') return { outcome: result.outcome, error: 'error' in result ? result.error : result.reason };
       return { outcome: 'landed', signature: result.signature, feeLamports: fees.get(result.signature) ?? 0 };
     } finally {
@@ -631,6 +635,12 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       if (result.kind === 'notAWager') throw new Error('this account is not a wager of this service: the keeper cannot crank it');
       const record = keeper.records.get(target);
       return record ? toRow(record) : null;
+    },
+    async claimPayout({ address: target }) {
+      if (typeof target !== 'string' || !isAddress(target)) throw new Error(`'${target}' is not a Solana address`);
+      const side = keeperSide;
+      if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      return bookedCrank(side, () => side.core.keeper.claimPayoutNow(address(target)));
     },
     async liquidity({ owner }) {
       if (owner !== null && owner !== undefined && owner !== '' && !isAddress(owner.trim())) throw new Error(`'${owner}' is not a Solana address: filter by an LP's wallet address`);

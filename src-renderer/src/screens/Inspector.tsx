@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ClusterName, InspectionView } from '../../../src-main/operator/operator-interface';
 import { Address } from '../components/CopyButton';
+import { CrankResult } from '../components/CrankResult';
 import { formatUsdc } from '../model/format';
 import { timelineOf } from '../model/timeline';
 import { useBridge, useHealth, useStatus } from '../queries';
@@ -32,7 +33,8 @@ function Outcome({ view }: { view: InspectionView }) {
     return (
       <p className="warn">
         Settled, payout parked in escrow: {String(report.parkedPayout ?? formatUsdc(record?.payout ?? null))}. The beneficiary&apos;s USDC account cannot receive now
-        (closed, frozen or not a USDC account): it must be made able to receive (reopened or thawed); the keeper then delivers the payout (claim_payout).
+        (closed, frozen or not a USDC account): it must be made able to receive (reopened or thawed); the keeper then delivers the payout (claim_payout, retried
+        with a growing pause), or press Claim payout now once it can.
       </p>
     );
   if (ended?.startsWith('expired') || record?.state === 'expired')
@@ -61,6 +63,10 @@ function Result({ view }: { view: InspectionView }) {
     mutationFn: () => bridge.call('handToKeeper', { address: view.address }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['inspect', view.address] }),
   });
+  const claim = useMutation({
+    mutationFn: () => bridge.call('claimPayout', { address: view.address }),
+    onSettled: () => void client.invalidateQueries({ queryKey: ['inspect', view.address] }),
+  });
   if (view.problem)
     return (
       <div role="alert" className="error">
@@ -85,6 +91,13 @@ function Result({ view }: { view: InspectionView }) {
           </button>
         )}
         {hand.error && <p role="alert" className="error">{hand.error.message}</p>}
+        {view.report.status === 'PayoutPending' && (
+          <button type="button" disabled={claim.isPending} onClick={() => claim.mutate()}>
+            Claim payout now
+          </button>
+        )}
+        {claim.data && <CrankResult result={claim.data} what="Claim payout" />}
+        {claim.error && <p role="alert" className="error">{claim.error.message}</p>}
       </section>
       <section className="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Slot timeline</h2>

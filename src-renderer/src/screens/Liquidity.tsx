@@ -2,26 +2,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { LiquidityActionView } from '../../../src-main/operator/operator-interface';
 import { Address } from '../components/CopyButton';
-import { formatLamports, formatUsdc } from '../model/format';
+import { CrankResult } from '../components/CrankResult';
+import { formatUsdc } from '../model/format';
 import { useBridge } from '../queries';
 
 const formatShares = (base: string) => formatUsdc(base).replace('USDC', 'shares');
-
-function ActionResult({ result, what }: { result: LiquidityActionView; what: string }) {
-  if (result.outcome === 'landed')
-    return (
-      <div role="status" className="ok-box">
-        {what} landed: earned {formatLamports(result.feeLamports)}. Transaction <Address value={result.signature} label={`Copy ${what} transaction`} />
-      </div>
-    );
-  return (
-    <div role="alert" className="error">
-      {what} {result.outcome === 'lost' ? 'was already done by another keeper' : result.outcome === 'skipped' ? 'is not possible right now' : 'failed'}: {result.error}
-    </div>
-  );
-}
 
 export function Liquidity() {
   const bridge = useBridge();
@@ -70,7 +56,7 @@ export function Liquidity() {
             <button type="button" className="primary" disabled={strike.isPending} aria-busy={strike.isPending} onClick={() => strike.mutate()}>
               Strike epoch
             </button>
-            {strike.data && <ActionResult result={strike.data} what="Strike" />}
+            {strike.data && <CrankResult result={strike.data} what="Strike" />}
             {strike.error && <p role="alert" className="error">{strike.error.message}</p>}
           </section>
           <section className="panel wide" aria-labelledby="requests-title">
@@ -126,7 +112,7 @@ export function Liquidity() {
                 </tbody>
               </table>
             )}
-            {claim.data && <ActionResult result={claim.data} what="Claim" />}
+            {claim.data && <CrankResult result={claim.data} what="Claim" />}
             {claim.error && <p role="alert" className="error">{claim.error.message}</p>}
           </section>
           <section className="panel wide" aria-labelledby="history-title">
