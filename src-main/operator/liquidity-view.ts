@@ -32,6 +32,20 @@ export function sharePrice(liquidity: bigint, shares: bigint): string | null {
   return `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, '0')}`;
 }
 
+/**
+ * Why the live epoch cannot be struck at `slot`, or null when it can: strike_epoch needs the close slot
+ * passed and no wager opened before the close still open (the program's own two checks).
+ */
+export function whyNotStrikeable(pool: Pick<Pool, 'epoch' | 'epochCloseSlot' | 'openWagers'>, slot: bigint): string | null {
+  if (slot <= pool.epochCloseSlot) {
+    const left = pool.epochCloseSlot - slot + 1n;
+    return `the epoch closes at slot ${pool.epochCloseSlot.toLocaleString('en-US')} (in ${left.toLocaleString('en-US')} slot${left === 1n ? '' : 's'})`;
+  }
+  const open = Number(pool.openWagers[Number(pool.epoch & 1n)] ?? 0n);
+  if (open > 0) return `${open} wager${open === 1 ? '' : 's'} opened before the close ${open === 1 ? 'is' : 'are'} still open`;
+  return null;
+}
+
 async function readPool(rpc: Rpc<SolanaRpcApi>, program: Address): Promise<Pool> {
   const [pool] = await findPoolPda({ programAddress: program });
   const { value } = await rpc.getAccountInfo(pool, { encoding: 'base64', commitment: 'confirmed' }).send();
@@ -41,13 +55,7 @@ async function readPool(rpc: Rpc<SolanaRpcApi>, program: Address): Promise<Pool>
 
 export async function readLiquidity(rpc: Rpc<SolanaRpcApi>, program: Address, owner: string | null): Promise<LiquidityView> {
   const [pool, slot] = await Promise.all([readPool(rpc, program), rpc.getSlot({ commitment: 'confirmed' }).send()]);
-  const openBeforeClose = Number(pool.openWagers[Number(pool.epoch & 1n)] ?? 0n);
-  const closePassed = slot > pool.epochCloseSlot;
-  const whyNot = !closePassed
-    ? `the epoch closes at slot ${pool.epochCloseSlot} (in ${pool.epochCloseSlot - slot + 1n} slots)`
-    : openBeforeClose > 0
-      ? `${openBeforeClose} wager${openBeforeClose === 1 ? '' : 's'} opened before the close ${openBeforeClose === 1 ? 'is' : 'are'} still open`
-      : null;
+  const whyNot = whyNotStrikeable(pool, slot);
   const requests: LiquidityRequestView[] = [];
   for (const kind of ['deposit', 'withdraw'] as const) {
     const discriminator = kind === 'deposit' ? getDepositRequestDiscriminatorBytes() : getWithdrawRequestDiscriminatorBytes();
