@@ -76,6 +76,8 @@ export async function keeperCommand(args: string[]): Promise<number> {
       keeper: described.keeper,
       keySource: described.keySource,
       rpcUrl: values.rpc,
+      genesisHash: described.genesisHash,
+      network: described.network,
       faucet: described.faucet,
       corsOrigins: described.corsOrigins,
       ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),

@@ -57,6 +57,8 @@ export async function serveCommand(args: string[]): Promise<number> {
         keeper: described.keeper,
         db: described.db,
         corsOrigins: described.corsOrigins,
+        genesisHash: described.genesisHash,
+        network: described.network,
         ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
         // A public subset: its keeper cranks with the dev keeper key, which it does not print; no mint authority.
         manifest: manifest

@@ -165,6 +165,11 @@ function innerInstructionsOf(meta: TransactionMetadata): InnerInstructions[] {
 
 export class LocalChain extends EventEmitter<LocalChainEvents> {
   readonly svm: LiteSVM;
+  /**
+   * Like a validator's ledger, each localnet is a new cluster: its own genesis hash, so tools (and the
+   * keeper) can tell a restarted localnet from the one they knew.
+   */
+  readonly genesisHash = getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(32)));
   readonly slotMs: number;
   readonly genesisSlot: bigint;
   private readonly historyLimit: number;

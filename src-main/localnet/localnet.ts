@@ -2,6 +2,7 @@
  * The embedded localnet in one call: chain + genesis + JSON-RPC (HTTP) + PubSub (WebSocket) + the
  * oracle fulfiller, on loopback. `startLocalnet({ rpcPort: 0 })` picks free ports (tests).
  */
+import { solanaNetworkId } from '../chain/network-id';
 import { writeFile } from 'node:fs/promises';
 import { createGenesis, type Genesis } from './genesis';
 import { LocalChain } from './local-chain';
@@ -30,6 +31,10 @@ export interface LocalnetOptions {
 export interface LocalnetManifest {
   rpcUrl: string;
   wsUrl: string;
+  /** This localnet's genesis hash: new at every start, as a new cluster's. */
+  genesisHash: string;
+  /** Its CAIP-2 id (`solana:` + the genesis hash's first 32 characters), as x402 and wallets name it. */
+  network: string;
   slotMs: number;
   programs: { wager: string; oracle: string };
   usdcMint: string;
@@ -93,6 +98,8 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const manifest: LocalnetManifest = {
     rpcUrl,
     wsUrl,
+    genesisHash: chain.genesisHash,
+    network: solanaNetworkId(chain.genesisHash),
     slotMs: chain.slotMs,
     programs: genesis.programs,
     usdcMint: genesis.usdcMint,

@@ -157,9 +157,6 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     const options = { decimalsOf: memoisedMintDecimals(readAccount), base58Overflow: 'refuse' as const };
     return (account: StoredAccount) => encodeAccount(account, view, options);
   };
-  // Like a validator's ledger, each localnet is a new cluster: its own genesis hash, so tools (and the
-  // keeper) can tell a restarted localnet from the one they knew.
-  const genesisHash = getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(32)));
 
   /** The transaction of a request, or -32602 with a validator's message when the bytes do not decode. */
   const decodeRequest = (wire: Uint8Array) => {
@@ -306,7 +303,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     getHealth: () => 'ok',
     // A plain semver: Solana's Rust clients parse `solana-core` with semver.
     getVersion: () => ({ 'solana-core': RPC_API_VERSION, 'feature-set': 0 }),
-    getGenesisHash: () => genesisHash,
+    getGenesisHash: () => chain.genesisHash,
     getSlot: () => chain.slot(),
     getBlockHeight: () => chain.blockHeight(),
     getEpochInfo: () => {

@@ -34,6 +34,7 @@ import { clusterNameOf, testRpcConnection } from './cluster-identity';
 import { validateSettingsChanges, type SettingsBackend } from './console-settings';
 import { createDemoApp, unavailableDemo, type DemoApp } from './demo-app';
 import { createKeeperMetrics } from './metrics';
+import { solanaNetworkId } from '../chain/network-id';
 import { createOperatorHttp } from './operator-http';
 import { createOperatorApp, listenOperator } from './operator-server';
 import {
@@ -104,6 +105,9 @@ export interface ServiceDescription {
   keySource: KeySource | null;
   db: string | null;
   faucet: boolean;
+  /** The cluster's genesis hash and CAIP-2 id (`solana:` + its first 32 characters), when it answered. */
+  genesisHash: string | null;
+  network: string | null;
   /** The full manifest of a wager-keeper localnet (callers print a public subset). */
   manifest: LocalnetManifest | null;
 }
@@ -789,6 +793,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       keySource: keeperSide?.keySource ?? null,
       db: chain?.dbPath ?? null,
       faucet: Boolean(keeperSide?.core.faucet),
+      genesisHash: chain?.view.genesisHash ?? null,
+      network: chain?.view.genesisHash ? solanaNetworkId(chain.view.genesisHash) : null,
       manifest: chain?.manifest ?? null,
     }),
   };

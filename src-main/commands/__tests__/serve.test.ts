@@ -72,6 +72,13 @@ describe('wager-keeper serve: the whole service on one machine', () => {
     expect(ready.manifest.paytables.map((p) => p.name)).toEqual(['coin-flip', 'dice', 'wheel']);
   });
 
+  it('names its cluster in the ready line: the genesis hash and the CAIP-2 network id x402 and wallets use', async () => {
+    const { genesisHash, network } = ready as unknown as { genesisHash: string; network: string };
+    const answered = (await (await fetch(ready.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getGenesisHash' }) })).json()) as { result: string };
+    expect(genesisHash).toBe(answered.result);
+    expect(network).toBe(`solana:${answered.result.slice(0, 32)}`);
+  });
+
   it("binds 127.0.0.1 only, and gives CORS headers to its own origin at the bound port (not the requested port 0), nobody else's", async () => {
     const { port } = new URL(ready.api);
     expect(ready.corsOrigins.sort()).toEqual([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);

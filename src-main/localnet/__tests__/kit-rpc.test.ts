@@ -122,6 +122,9 @@ describe('cluster state', () => {
     expect(getBase58Encoder().encode(genesis)).toHaveLength(32);
     await advance(1);
     expect(await rpc.getGenesisHash().send()).toBe(genesis);
+    // The manifest names the same cluster, with its CAIP-2 id (x402, wallets).
+    expect(localnet.manifest.genesisHash).toBe(genesis);
+    expect(localnet.manifest.network).toBe(`solana:${genesis.slice(0, 32)}`);
   });
 
   it('moves getSlot, getBlockHeight and getEpochInfo together, one per produced slot', async () => {
