@@ -95,7 +95,10 @@ export async function buildProgramWithStats(name: string, options: BuildOptions 
 
   const workDir = await mkdtemp(path.join(os.tmpdir(), `wager-keeper-build-${name}-`));
   try {
-    const compiled = await Promise.all(
+    // Every compile finishes before the work directory is removed: with Promise.all the first failure
+    // would reject while other clang processes still write their objects, and `rm` would then fail
+    // (ENOTEMPTY) and hide the compiler's error.
+    const settled = await Promise.allSettled(
       sources.map(async (source, i) => {
         const object = path.join(workDir, `${i}-${path.basename(source)}.o`);
         const { diagnostics } = await compileC(source, object, { root, includeDirs: [INCLUDE_DIR] });
@@ -107,6 +110,9 @@ export async function buildProgramWithStats(name: string, options: BuildOptions 
         return { input, warning: diagnostics ? { source, text: diagnostics } : undefined };
       }),
     );
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const compiled = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const { bytes, stats } = linkSbpfV0(
       compiled.map((c) => c.input),
       { entry: DEFAULT_ENTRY },
