@@ -89,6 +89,8 @@ export interface SentTransaction {
 
 export interface TransactionSender {
   send(instructions: readonly Instruction[]): Promise<SentTransaction>;
+  /** Simulates as `send` would first, without sending: the compute units, or the refusal (TransactionFailedError). */
+  simulate(instructions: readonly Instruction[]): Promise<{ unitsConsumed: bigint }>;
 }
 
 export function createTransactionSender(options: SenderOptions): TransactionSender {
@@ -115,16 +117,26 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
   /** The compute-budget instructions `build` puts first (their programs, for naming a failing instruction). */
   const budgetPrograms = () => (priority > 0n ? [COMPUTE_BUDGET_PROGRAM_ADDRESS, COMPUTE_BUDGET_PROGRAM_ADDRESS] : [COMPUTE_BUDGET_PROGRAM_ADDRESS]);
 
+  /** Simulates with room to spare; a refusal here costs nothing and names the reason. */
+  const simulate = async (instructions: readonly Instruction[]) => {
+    const draft = await build(instructions, SIMULATION_UNIT_LIMIT);
+    const unsigned = getBase64EncodedWireTransaction(compileTransaction(draft.message));
+    const { value: simulation } = await rpc
+      .simulateTransaction(unsigned, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
+      .send();
+    const programs = [...budgetPrograms(), ...instructions.map((ix) => ix.programAddress)];
+    if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? [], programs);
+    return { draft, simulation, programs };
+  };
+
   return {
+    async simulate(instructions) {
+      const { simulation } = await simulate(instructions);
+      return { unitsConsumed: simulation.unitsConsumed ?? 0n };
+    },
     async send(instructions) {
-      // 1. Simulate with room to spare; a refusal here costs nothing and names the reason.
-      const draft = await build(instructions, SIMULATION_UNIT_LIMIT);
-      const unsigned = getBase64EncodedWireTransaction(compileTransaction(draft.message));
-      const { value: simulation } = await rpc
-        .simulateTransaction(unsigned, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
-        .send();
-      const programs = [...budgetPrograms(), ...instructions.map((ix) => ix.programAddress)];
-      if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? [], programs);
+      // 1. Simulate.
+      const { draft, simulation, programs } = await simulate(instructions);
       const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
       const feeLamports = LAMPORTS_PER_SIGNATURE + priorityFeeLamports(priority, BigInt(unitLimit));
 

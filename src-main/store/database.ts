@@ -8,22 +8,23 @@ import { MIGRATIONS } from './migrations';
 
 export type Database = DatabaseSync;
 
-export function openDatabase(path: string): Database {
+/** Opens (creating) a SQLite file and applies `migrations` (the keeper's by default; the gateway has its own). */
+export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): Database {
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
-  migrate(db);
+  migrate(db, migrations);
   return db;
 }
 
-function migrate(db: Database): void {
+function migrate(db: Database, migrations: readonly string[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = new Set(
     (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version),
   );
-  for (const [index, sql] of MIGRATIONS.entries()) {
+  for (const [index, sql] of migrations.entries()) {
     const version = index + 1;
     if (applied.has(version)) continue;
     transaction(db, () => {

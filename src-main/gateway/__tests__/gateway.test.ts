@@ -1,0 +1,193 @@
+/**
+ * The x402 gateway against the in-process localnet and a real keeper, paid the way a caller would pay:
+ * @x402/fetch's `wrapFetchWithPayment` with a kit signer. Every payment is a real USDC transfer settled
+ * on the localnet; every wager a real open_wager the keeper then settles.
+ */
+import { address, generateKeyPairSigner, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstructionAsync, getTokenDecoder, getTransferCheckedInstruction } from '@solana-program/token';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listenPublicApi, type PublicApiServer } from '../../api/public-api';
+import { keeperTestbed, sendInstructions, usdcAccountOf, waitFor } from '../../keeper/__tests__/keeper-test-helpers';
+import type { Keeper } from '../../keeper/keeper';
+import { keypairFromBytes } from '../../secrets/keypair-bytes';
+import { getSetPausedInstructionAsync } from '../../protocol/wager';
+import { inProcessKeeper, startGateway, type Gateway } from '../gateway';
+import { localnetX402Client } from '../localnet-payer';
+
+const bed = keeperTestbed({ prefix: 'gateway-test-' });
+const USDC = 1_000_000n;
+
+let keeper: Keeper;
+let gatewayKey: KeyPairSigner;
+const running: { gateway: Gateway; server: PublicApiServer }[] = [];
+
+async function usdcBalance(account: Address): Promise<bigint> {
+  const { value } = await bed.rpc.getAccountInfo(account, { encoding: 'base64', commitment: 'confirmed' }).send();
+  return value ? getTokenDecoder().decode(getBase64Encoder().encode(value.data[0])).amount : 0n;
+}
+
+/** Gives `owner` a USDC account holding `amount`, from the localnet's dev app key. */
+async function fundUsdc(owner: Address, amount: bigint) {
+  const { app, mint } = bed.parts;
+  await sendInstructions(bed.rpc, app, [
+    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint, owner }),
+    getTransferCheckedInstruction({ source: await usdcAccountOf(mint, app.address), mint, destination: await usdcAccountOf(mint, owner), authority: app, amount, decimals: 6 }),
+  ]);
+}
+
+async function runGateway(options: { dbName?: string; fee?: bigint } = {}): Promise<{ gateway: Gateway; url: string }> {
+  const gateway = await startGateway({
+    rpcUrl: bed.localnet.rpcUrl,
+    signer: gatewayKey,
+    dbPath: bed.dir.path(options.dbName ?? 'gateway.db'),
+    programs: bed.localnet.manifest.programs,
+    paytables: ['coin-flip', 'wheel'],
+    limits: { minStake: 10_000n, maxStake: 5_000n * USDC, fee: options.fee ?? 0n },
+    keeper: inProcessKeeper(keeper),
+  });
+  const server = await listenPublicApi(gateway.app, { port: 0 });
+  running.push({ gateway, server });
+  return { gateway, url: server.url };
+}
+
+/** A caller with test USDC (and no SOL: the gateway pays the payment's fee) and its paying fetch. */
+async function caller(usdc = 100n * USDC) {
+  const signer = await generateKeyPairSigner();
+  await fundUsdc(signer.address, usdc);
+  const client = localnetX402Client({ signer, rpcUrl: bed.localnet.rpcUrl, network: bed.localnet.manifest.network, usdcMint: bed.localnet.manifest.usdcMint });
+  const sent: Headers[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    // Duck-typed: the library builds its Request with the global class, which `instanceof` may not see as this realm's.
+    const headers = new Headers(typeof input === 'object' && 'headers' in input ? input.headers : undefined);
+    new Headers(init?.headers).forEach((value, name) => headers.set(name, value));
+    sent.push(headers);
+    return fetch(input, init);
+  };
+  return { signer, usdc: await usdcAccountOf(bed.parts.mint, signer.address), pay: wrapFetchWithPayment(recording, client), sent };
+}
+
+const order = (body: Record<string, unknown>) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+let keepers = 0;
+beforeEach(async () => {
+  // The testbed stops its keepers after each test: each test gets its own.
+  ({ keeper } = await bed.keeper(`gateway-keeper-${++keepers}`));
+});
+
+beforeAll(async () => {
+  gatewayKey = await generateKeyPairSigner();
+  bed.localnet.chain.airdrop(gatewayKey.address, 10_000_000_000n);
+  await fundUsdc(gatewayKey.address, 2_000n * USDC);
+}, 60_000);
+
+afterEach(async () => {
+  for (const { gateway, server } of running.splice(0)) {
+    await server.close();
+    await gateway.stop();
+  }
+});
+
+describe('the x402 gateway', () => {
+  it('answers 402 with x402 v2 PAYMENT-REQUIRED naming the stake in test USDC to the gateway, settled upfront', async () => {
+    const { url } = await runGateway({ fee: 50_000n });
+    const beneficiary = await generateKeyPairSigner();
+    const response = await fetch(`${url}/wager`, order({ paytable: 'coin-flip', amount: '1.00', beneficiary: beneficiary.address }));
+    expect(response.status).toBe(402);
+    expect(((await response.json()) as { error: string }).error).toMatch(/^payment required: 1\.05 USDC/);
+    const required = decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+    expect(required.x402Version).toBe(2);
+    expect(required.resource).toMatchObject({ url: `${url}/wager` });
+    expect(required.accepts).toEqual([
+      expect.objectContaining({
+        scheme: 'exact',
+        network: bed.localnet.manifest.network,
+        amount: '1050000',
+        asset: bed.localnet.manifest.usdcMint,
+        payTo: gatewayKey.address,
+        extra: expect.objectContaining({ feePayer: gatewayKey.address, paymentFlow: 'upfront' }),
+      }),
+    ]);
+  });
+
+  it('takes one paid request: 201 { wager } with PAYMENT-RESPONSE; the keeper settles it and the beneficiary gets the payout', async () => {
+    const { url } = await runGateway();
+    const payer = await caller();
+    const beneficiary = await generateKeyPairSigner();
+    const gatewayUsdc = await usdcAccountOf(bed.parts.mint, gatewayKey.address);
+    const before = { payer: await usdcBalance(payer.usdc), gateway: await usdcBalance(gatewayUsdc) };
+
+    const response = await payer.pay(`${url}/wager`, order({ paytable: 'coin-flip', amount: '2.50', beneficiary: beneficiary.address }));
+    expect(response.status).toBe(201);
+    const { wager } = (await response.json()) as { wager: string };
+    const settlement = decodePaymentResponseHeader(response.headers.get('payment-response')!);
+    expect(settlement).toMatchObject({ success: true, payer: payer.signer.address, network: bed.localnet.manifest.network });
+    expect(await usdcBalance(payer.usdc)).toBe(before.payer - 2_500_000n);
+
+    const record = await waitFor(async () => {
+      const r = await keeper.lookupWager(address(wager));
+      return r.state === 'settled' ? r : undefined;
+    }, 30_000, 'the settlement');
+    const payout = BigInt((record as { payout: string }).payout);
+    expect(await usdcBalance(await usdcAccountOf(bed.parts.mint, beneficiary.address))).toBe(payout);
+    // The gateway got the payment and staked the same amount: its USDC is unchanged.
+    expect(await usdcBalance(gatewayUsdc)).toBe(before.gateway);
+
+    const stored = (await (await fetch(`${url}/wager/${wager}`)).json()) as { payment: Record<string, unknown>; keeper: Record<string, unknown> };
+    expect(stored.payment).toMatchObject({ settlement: settlement.transaction, payer: payer.signer.address, amount: '2.50', state: 'opened', paytable: 'coin-flip' });
+    expect(stored.keeper).toMatchObject({ state: 'settled' });
+  });
+
+  it('refuses before payment, with no money moved: unknown paytable, bad amount, PerWagerCap, a paused config', async () => {
+    const { url } = await runGateway();
+    const payer = await caller();
+    const beneficiary = (await generateKeyPairSigner()).address;
+    const before = await usdcBalance(payer.usdc);
+    const ask = async (body: Record<string, unknown>) => {
+      const response = await payer.pay(`${url}/wager`, order(body));
+      return { status: response.status, error: ((await response.json()) as { error: string }).error };
+    };
+    expect(await ask({ paytable: 'roulette', amount: '1.00', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^unknown paytable "roulette": this gateway offers coin-flip, wheel/) });
+    expect(await ask({ paytable: 'coin-flip', amount: '1.001', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^bad amount "1\.001"/) });
+    expect(await ask({ paytable: 'coin-flip', amount: '0.001', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^bad amount/) });
+    expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary: 'nobody' })).toEqual({ status: 400, error: expect.stringMatching(/^bad beneficiary/) });
+    // 1 500 USDC on the wheel could pay 15 000: above 1% of the pool's free liquidity.
+    expect(await ask({ paytable: 'wheel', amount: '1500.00', beneficiary })).toEqual({ status: 409, error: expect.stringMatching(/^open_wager would be refused: perWagerCap; no payment was taken/) });
+    // More than the gateway holds: it says it cannot fund it.
+    expect(await ask({ paytable: 'coin-flip', amount: '4000.00', beneficiary })).toEqual({ status: 503, error: expect.stringMatching(/^the gateway cannot fund a wager now/) });
+
+    const guardian = await keypairFromBytes(bed.localnet.manifest.devKeys.guardian.keypair);
+    await sendInstructions(bed.rpc, guardian, [await getSetPausedInstructionAsync({ guardian, paused: 1 }, { programAddress: bed.parts.program })]);
+    try {
+      expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary })).toEqual({ status: 409, error: expect.stringMatching(/^open_wager would be refused: paused/) });
+    } finally {
+      await sendInstructions(bed.rpc, guardian, [await getSetPausedInstructionAsync({ guardian, paused: 0 }, { programAddress: bed.parts.program })]);
+    }
+    expect(await usdcBalance(payer.usdc)).toBe(before);
+  });
+
+  it('never opens a second wager for a replayed proof, in the same process and after a restart', async () => {
+    const first = await runGateway({ dbName: 'replay.db' });
+    const payer = await caller();
+    const body = { paytable: 'coin-flip', amount: '1.00', beneficiary: (await generateKeyPairSigner()).address };
+    const paid = await payer.pay(`${first.url}/wager`, order(body));
+    expect(paid.status).toBe(201);
+    const { wager } = (await paid.json()) as { wager: string };
+    const proof = payer.sent.map((headers) => headers.get('payment-signature')).find(Boolean)!;
+    const replay = (url: string) => fetch(`${url}/wager`, { ...order(body), headers: { 'content-type': 'application/json', 'payment-signature': proof } });
+
+    const again = await replay(first.url);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: expect.stringMatching(/already used, for wager/), wager });
+
+    await running[0]!.server.close();
+    await running[0]!.gateway.stop();
+    running.splice(0);
+    const restarted = await runGateway({ dbName: 'replay.db' });
+    const afterRestart = await replay(restarted.url);
+    expect(afterRestart.status).toBe(409);
+    expect(await afterRestart.json()).toMatchObject({ wager });
+    expect(await usdcBalance(payer.usdc)).toBe(99n * USDC);
+  });
+});

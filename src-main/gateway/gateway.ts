@@ -1,0 +1,132 @@
+/**
+ * The x402 gateway assembled: reads the cluster (genesis hash → CAIP-2 network id, the wager program's
+ * config → USDC mint and oracle, the offered paytables), opens its payment records, makes sure its USDC
+ * account exists (callers pay into it), builds the x402 seller and the HTTP app, and finishes payments a
+ * crash left half done, at start and then every few seconds until none is left.
+ */
+import { address, createSolanaRpc, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
+import type { Hono } from 'hono';
+import type { Logger } from 'pino';
+import { solanaNetworkId } from '../chain/network-id';
+import { createSignatureConfirmer } from '../chain/signature-confirmer';
+import { createTransactionSender } from '../chain/transaction-sender';
+import { fetchConfig } from '../keeper/chain-view';
+import type { KeeperService } from '../keeper/keeper-service';
+import { findNetworkStatePda } from '../protocol/oracle';
+import { WAGER_PROGRAM_ADDRESS, encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder } from '../protocol/wager';
+import { createGatewayApp, type KeeperHandoff } from './gateway-app';
+import type { GatewayLimits, OfferedPaytable } from './gateway-order';
+import { openPaymentRecords, type PaymentRecord } from './payment-records';
+import { createWagerPurchase } from './wager-purchase';
+import { createX402Seller } from './x402-seller';
+
+/** How often payments a crash (or an unreachable RPC) left unfinished are retried. */
+const RECOVERY_INTERVAL_MS = 5_000;
+
+export interface GatewayOptions {
+  rpcUrl: string;
+  signer: KeyPairSigner;
+  /** The gateway's SQLite file of payments. */
+  dbPath: string;
+  /** The wager and oracle programs (a wager-keeper localnet names its own). */
+  programs?: { wager: string; oracle: string };
+  paytables: readonly string[];
+  limits: GatewayLimits;
+  keeper: KeeperHandoff;
+  log?: Logger;
+}
+
+export interface Gateway {
+  app: Hono;
+  address: Address;
+  network: string;
+  /** Finishes every recorded payment whose wager is neither opened nor refunded (returns what it did). */
+  finishUnfinished(): Promise<PaymentRecord[]>;
+  stop(): Promise<void>;
+}
+
+/** Hands wagers to the keeper of this process. */
+export const inProcessKeeper = (keeper: Pick<KeeperService, 'submitWager' | 'lookupWager'>): KeeperHandoff => ({
+  submit: async (wager) => void (await keeper.submitWager(wager)),
+  lookup: (wager) => keeper.lookupWager(wager),
+});
+
+/** Hands wagers to a keeper's public /v1 API at `baseUrl`. */
+export const remoteKeeper = (baseUrl: string): KeeperHandoff => ({
+  async submit(wager) {
+    const response = await fetch(`${baseUrl}/v1/wagers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wager }) });
+    if (!response.ok) throw new Error(`the keeper at ${baseUrl} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  },
+  async lookup(wager) {
+    const response = await fetch(`${baseUrl}/v1/wagers/${wager}`);
+    return response.ok ? response.json() : null;
+  },
+});
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const { signer, log } = options;
+  const rpc = createSolanaRpc(options.rpcUrl);
+  const program = address(options.programs?.wager ?? WAGER_PROGRAM_ADDRESS);
+  const network = solanaNetworkId(await rpc.getGenesisHash().send());
+  const config = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
+  const oracleProgram = address(options.programs?.oracle ?? config.oracleProgram);
+  const [oracleNetworkState] = await findNetworkStatePda({ programAddress: oracleProgram });
+
+  const offered = new Map<string, OfferedPaytable>();
+  for (const name of options.paytables) {
+    const [paytable] = await findPaytablePda({ name: encodePaytableName(name) }, { programAddress: program });
+    const { value } = await rpc.getAccountInfo(paytable, { encoding: 'base64', commitment: 'confirmed' }).send();
+    if (!value || value.owner !== program) throw new Error(`--paytables: no paytable named '${name}' on this cluster (its address would be ${paytable})`);
+    const { buckets, bucketCount } = getPaytableDecoder().decode(getBase64Encoder().encode(value.data[0]));
+    offered.set(name, { name, address: paytable, buckets: buckets.slice(0, bucketCount) });
+  }
+
+  const records = openPaymentRecords(options.dbPath);
+  const sender = createTransactionSender({ rpc, confirmer: createSignatureConfirmer(rpc), payer: signer });
+  const purchase = createWagerPurchase(
+    { rpc, sender, signer, program, usdcMint: config.usdcMint, oracleNetworkState, programs: { wager: program, oracle: oracleProgram } },
+    records,
+  );
+  // Callers pay into the gateway's USDC account: it must exist before the first 402 is answered.
+  const { usdcAccount } = await purchase.balances();
+  if (!(await rpc.getAccountInfo(usdcAccount, { encoding: 'base64', commitment: 'confirmed' }).send()).value)
+    await sender.send([await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer, mint: config.usdcMint, owner: signer.address })]);
+  const seller = await createX402Seller({ rpcUrl: options.rpcUrl, network, signer, usdcMint: config.usdcMint });
+  const app = createGatewayApp({ address: signer.address, network, usdcMint: config.usdcMint, offered, limits: options.limits, seller, purchase, records, keeper: options.keeper, log });
+
+  let finishing: Promise<PaymentRecord[]> | undefined;
+  const finishUnfinished = () =>
+    (finishing ??= (async () => {
+      const done: PaymentRecord[] = [];
+      for (const record of records.unfinished()) {
+        const [paytable] = await findPaytablePda({ name: encodePaytableName(record.paytable) }, { programAddress: program });
+        const order = { paytable: offered.get(record.paytable) ?? { name: record.paytable, address: paytable, buckets: [] }, stake: BigInt(record.stake), beneficiary: address(record.beneficiary) };
+        try {
+          const finished = await purchase.finish(record, order);
+          log?.info({ wager: finished.wager, state: finished.state, settlement: finished.settlement }, 'finished a payment left unfinished');
+          if (finished.state === 'opened') await options.keeper.submit(finished.wager as Address).catch(() => undefined);
+          done.push(finished);
+        } catch (error) {
+          log?.warn({ wager: record.wager, error: (error as Error).message }, 'a payment is still unfinished; retrying later');
+        }
+      }
+      return done;
+    })().finally(() => (finishing = undefined)));
+
+  await finishUnfinished();
+  const retry = setInterval(() => void (records.unfinished().length > 0 && finishUnfinished()), RECOVERY_INTERVAL_MS);
+  retry.unref();
+
+  return {
+    app,
+    address: signer.address,
+    network,
+    finishUnfinished,
+    async stop() {
+      clearInterval(retry);
+      await finishing?.catch(() => undefined);
+      records.close();
+    },
+  };
+}
