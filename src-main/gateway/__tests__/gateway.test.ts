@@ -4,7 +4,18 @@
  * on the localnet; every wager a real open_wager the keeper then settles.
  */
 import { address, generateKeyPairSigner, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
-import { getCreateAssociatedTokenIdempotentInstructionAsync, getTokenDecoder, getTransferCheckedInstruction } from '@solana-program/token';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import {
+  TOKEN_PROGRAM_ADDRESS,
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+  getInitializeMint2Instruction,
+  getMintSize,
+  getMintToInstruction,
+  getTokenDecoder,
+  getTransferCheckedInstruction,
+} from '@solana-program/token';
+import { x402Client } from '@x402/core/client';
+import type { Network, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +25,7 @@ import type { Keeper } from '../../keeper/keeper';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { getSetPausedInstructionAsync } from '../../protocol/wager';
 import { inProcessKeeper, startGateway, type Gateway } from '../gateway';
-import { localnetX402Client } from '../localnet-payer';
+import { localnetExactScheme, localnetX402Client } from '../localnet-payer';
 
 const bed = keeperTestbed({ prefix: 'gateway-test-' });
 const USDC = 1_000_000n;
@@ -190,4 +201,63 @@ describe('the x402 gateway', () => {
     expect(await afterRestart.json()).toMatchObject({ wager });
     expect(await usdcBalance(payer.usdc)).toBe(99n * USDC);
   });
+
+  describe('a payment that is not what was asked is refused, and no wager is opened', () => {
+    /** A caller whose library is told to pay something else than the 402 asked (what a buggy or hostile client does). */
+    async function tamperingCaller(tamper: (requirements: PaymentRequirements) => PaymentRequirements, after?: () => void) {
+      const { signer, usdc } = await caller();
+      const honest = localnetExactScheme(signer, bed.localnet.rpcUrl);
+      const scheme: SchemeNetworkClient = {
+        scheme: 'exact',
+        async createPaymentPayload(version, requirements) {
+          const payload = await honest.createPaymentPayload(version, tamper(requirements));
+          after?.();
+          return payload;
+        },
+      };
+      const network = bed.localnet.manifest.network as Network;
+      const client = new x402Client().register(network, scheme).setSpendControls(false);
+      return { signer, usdc, pay: wrapFetchWithPayment(fetch, client) };
+    }
+
+    async function expectRefused(payer: Awaited<ReturnType<typeof tamperingCaller>>, url: string, paidFrom: Address = payer.usdc) {
+      const before = await usdcBalance(paidFrom);
+      const beneficiary = (await generateKeyPairSigner()).address;
+      const response = await payer.pay(`${url}/wager`, order({ paytable: 'coin-flip', amount: '1.00', beneficiary }));
+      expect(response.status).toBe(402);
+      expect(((await response.json()) as { error?: string }).error).toMatch(/^payment required/);
+      // x402 v2 says why in a failed PAYMENT-RESPONSE.
+      const answer = decodePaymentResponseHeader(response.headers.get('payment-response')!);
+      expect(answer).toMatchObject({ success: false, errorReason: expect.any(String) });
+      expect(await usdcBalance(paidFrom)).toBe(before);
+      expect(await usdcBalance(await usdcAccountOf(bed.parts.mint, beneficiary))).toBe(0n);
+    }
+
+    it('underpayment', async () => {
+      const { url } = await runGateway();
+      await expectRefused(await tamperingCaller((r) => ({ ...r, amount: (BigInt(r.amount) - 1n).toString() })), url);
+    });
+
+    it('the wrong asset (a token of another mint)', async () => {
+      const { url } = await runGateway();
+      const { app } = bed.parts;
+      const mint = await generateKeyPairSigner();
+      const payer = await tamperingCaller((r) => ({ ...r, asset: mint.address }));
+      const otherAccount = await usdcAccountOf(mint.address, payer.signer.address);
+      await sendInstructions(bed.rpc, app, [
+        getCreateAccountInstruction({ payer: app, newAccount: mint, lamports: 10_000_000n, space: getMintSize(), programAddress: TOKEN_PROGRAM_ADDRESS }),
+        getInitializeMint2Instruction({ mint: mint.address, decimals: 6, mintAuthority: app.address }),
+        await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint: mint.address, owner: payer.signer.address }),
+        getMintToInstruction({ mint: mint.address, token: otherAccount, mintAuthority: app, amount: 5n * USDC }),
+      ]);
+      await expectRefused(payer, url, otherAccount);
+      expect(await usdcBalance(payer.usdc)).toBe(100n * USDC);
+    });
+
+    it('an expired blockhash (the payment signed, then left past its lifetime)', async () => {
+      const { url } = await runGateway();
+      await expectRefused(await tamperingCaller((r) => r, () => bed.localnet.chain.advanceSlots(200)), url);
+    });
+  });
 });
+
