@@ -27,7 +27,7 @@ const results: { readyLineMs: number; addressOnScreenMs: number }[] = [];
 try {
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0'], {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0'], {
       stdio: ['ignore', 'pipe', 'ignore'],
       env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wk-bench-config-')) },
     });

@@ -76,7 +76,7 @@ export const test = base.extend<{ consolePage: Page }, { serve: RunningCommand<S
   serve: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
-      const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0']);
+      const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0']);
       await use(serve);
       await serve.stop();
     },

@@ -22,7 +22,7 @@ test('says a wager of another deployment is one, and whose', async ({ page }, te
     const planted = (await generateKeyPairSigner()).address;
     localnet.chain.svm.setAccount({ ...original, address: planted, programAddress: otherProgram, lamports: lamports(original.lamports) });
 
-    serve = await startCommand<ServeReady>(['serve', '--rpc', localnet.rpcUrl, '--port', '0']);
+    serve = await startCommand<ServeReady>(['serve', '--rpc', localnet.rpcUrl, '--port', '0', '--gateway-port', '0']);
     await page.goto(serve.ready.console);
     await page.getByRole('link', { name: 'Inspector' }).click();
     await page.getByRole('textbox', { name: 'Wager address' }).fill(planted);

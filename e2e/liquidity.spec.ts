@@ -34,7 +34,7 @@ async function requestDeposit(ready: Ready, amount: bigint): Promise<string> {
 
 test('strikes an epoch and claims a deposit from the Liquidity screen', async ({ page }, testInfo) => {
   test.setTimeout(240_000);
-  const serve = await startCommand<Ready>(['serve', '--port', '0', '--rpc-port', '0', '--slot-ms', '100']);
+  const serve = await startCommand<Ready>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', '--slot-ms', '100']);
   try {
     const call = operatorApi(serve.ready.console);
     await call('saveSettings', { changes: { demoEnabled: false } });

@@ -31,9 +31,16 @@ Commands:
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
       "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
-        [--db FILE] [--keypair FILE] [--metrics-port N] [--no-console]
+        [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--no-console]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
-      (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together.
+      (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
+      on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
+  gateway --rpc URL [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
+          [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
+      The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
+      --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the
+      keeper at --keeper. Its key (OS keychain account "gateway", or --keypair) holds its SOL and USDC.
+      Prints {"event":"ready","gateway":URL,"network":CAIP-2 id,...}.
   inspect ADDRESS [--rpc http://127.0.0.1:8899]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
@@ -75,6 +82,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   oracle: async (args) => (await import('./commands/oracle-command')).oracleCommand(args),
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
+  gateway: async (args) => (await import('./commands/gateway-command')).gatewayCommand(args),
   'verify-randomness': async (args) => (await import('./commands/verify-randomness-command')).verifyRandomnessCommand(args),
   'oracle-demo': oracleDemoCommand,
   version,

@@ -21,6 +21,8 @@ export interface ConsoleHostOptions {
   devKeyOnLocalnet: boolean;
   /** The command's own ready-line fields (`event`, and `console` when served, are added). */
   readyLine(described: ServiceDescription): Record<string, unknown>;
+  /** Something started once the service runs (serve's gateway), with its ready-line fields; stopped first. */
+  companion?(described: ServiceDescription): Promise<{ readyLine: Record<string, unknown>; stop(): Promise<void> }>;
 }
 
 export async function runConsoleHost(options: ConsoleHostOptions): Promise<number> {
@@ -35,12 +37,22 @@ export async function runConsoleHost(options: ConsoleHostOptions): Promise<numbe
   });
   await service.start();
   const described = service.describe();
+  const companion = await options.companion?.(described).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
   if (options.console && !existsSync(join(CONSOLE_UI_DIRECTORY, 'index.html')))
     process.stderr.write('wager-keeper: the console UI is not built (out/renderer is missing): run `npm run build`; the console URL answers 404 until then\n');
   console.log(
-    JSON.stringify({ event: 'ready', ...options.readyLine(described), ...(described.consoleUrl ? { console: described.consoleUrl } : {}) }),
+    JSON.stringify({
+      event: 'ready',
+      ...options.readyLine(described),
+      ...companion?.readyLine,
+      ...(described.consoleUrl ? { console: described.consoleUrl } : {}),
+    }),
   );
   const signal = await untilSignal();
+  await companion?.stop();
   await service.stop();
   console.log(JSON.stringify({ event: 'stopped', signal }));
   return 0;

@@ -6,8 +6,14 @@
  * `api`, `rpcUrl`, the localnet manifest and the `console` URL. The API binds 127.0.0.1 unless --host.
  */
 import { parseFlags, portFlag, integerFlag, UsageError } from './cli-flags';
-import { DEFAULT_API_PORT } from './keeper-runtime';
+import { generateKeyPairSigner } from '@solana/kit';
+import { dirname, join } from 'node:path';
+import { remoteKeeper } from '../gateway/gateway';
+import { serveGateway } from '../gateway/gateway-server';
+import { fundLocalGateway } from '../gateway/local-gateway-funding';
+import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
 import { runConsoleHost } from './console-host';
+import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
 export const SERVE_OPTIONS = {
@@ -20,6 +26,7 @@ export const SERVE_OPTIONS = {
   db: { type: 'string' },
   keypair: { type: 'string' },
   'metrics-port': { type: 'string' },
+  'gateway-port': { type: 'string' },
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -35,6 +42,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const rpcPort = portFlag('rpc-port', values['rpc-port'], 8899);
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
+  const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: true,
@@ -48,6 +56,26 @@ export async function serveCommand(args: string[]): Promise<number> {
       apiHost: values.host,
       corsOrigins: values['cors-origin'],
       metricsPort,
+    },
+    // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
+    companion: async (described) => {
+      const manifest = described.manifest;
+      if (!manifest || !described.rpcUrl) return { readyLine: { gateway: null }, stop: async () => undefined };
+      const signer = await generateKeyPairSigner();
+      await fundLocalGateway(described.rpcUrl, manifest, signer);
+      const served = await serveGateway({
+        rpcUrl: described.rpcUrl,
+        signer,
+        dbPath: join(dirname(described.db ?? defaultDatabasePath()), 'gateway.db'),
+        programs: manifest.programs,
+        paytables: manifest.paytables.map((p) => p.name),
+        limits: gatewayLimitsFlags({ 'min-amount': '0.10', 'max-amount': '100.00', fee: '0.00' }),
+        keeper: remoteKeeper(described.apiUrl),
+        port: gatewayPort,
+        host: values.host,
+        portFlag: '--gateway-port',
+      });
+      return { readyLine: { gateway: served.url, gatewayAddress: served.gateway.address }, stop: () => served.stop() };
     },
     readyLine: (described) => {
       const manifest = described.manifest;

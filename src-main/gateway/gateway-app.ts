@@ -135,6 +135,8 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
       throw error;
     }
     log?.info({ settlement: record.settlement, payer: record.payer, amount: record.amount, wager: record.wager }, 'payment settled');
+    // Fault injection for the crash test (docs/gateway.md): die between the payment and the wager, as a power cut would.
+    if (process.env.WAGER_KEEPER_GATEWAY_FAULT === 'crash-after-payment') process.kill(process.pid, 'SIGKILL');
     try {
       record = await purchase.finish(record, order);
     } catch (error) {

@@ -83,7 +83,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   const records = openPaymentRecords(options.dbPath);
-  const sender = createTransactionSender({ rpc, confirmer: createSignatureConfirmer(rpc), payer: signer });
+  const confirmer = createSignatureConfirmer(rpc);
+  const sender = createTransactionSender({ rpc, confirmer, payer: signer });
   const purchase = createWagerPurchase(
     { rpc, sender, signer, program, usdcMint: config.usdcMint, oracleNetworkState, programs: { wager: program, oracle: oracleProgram } },
     records,
@@ -126,6 +127,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     async stop() {
       clearInterval(retry);
       await finishing?.catch(() => undefined);
+      confirmer.stop();
       records.close();
     },
   };

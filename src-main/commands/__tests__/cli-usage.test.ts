@@ -12,6 +12,7 @@ import { LOCALNET_OPTIONS } from '../localnet-command';
 import { OPEN_OPTIONS } from '../open-command';
 import { ORACLE_OPTIONS } from '../oracle-command';
 import { SERVE_OPTIONS } from '../serve-command';
+import { GATEWAY_OPTIONS } from '../gateway-command';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 
@@ -43,6 +44,7 @@ describe('wager-keeper help', () => {
     ['oracle', ORACLE_OPTIONS],
     ['inspect', INSPECT_OPTIONS],
     ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
+    ['gateway', GATEWAY_OPTIONS],
   ] as const)('lists every flag of %s', (command, options) => {
     expect(help.code).toBe(0);
     const block = usageBlock(help.stdout, command);

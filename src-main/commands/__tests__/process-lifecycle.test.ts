@@ -192,13 +192,13 @@ describe('a command whose server cannot listen exits 1 with a one-line error', (
     const free = await takenPort();
     free.server.close();
     await once(free.server, 'close');
-    const run = startCli(['serve', '--rpc-port', String(free.port), '--port', String(taken.port)], { XDG_DATA_HOME: dir });
+    const run = startCli(['serve', '--rpc-port', String(free.port), '--port', String(taken.port), '--gateway-port', '0'], { XDG_DATA_HOME: dir });
     await expectFailedStart(run, new RegExp(`^wager-keeper serve: --port ${taken.port}: 127\\.0\\.0\\.1:${taken.port} is already in use`));
     expect(await accepts(free.port)).toBe(false);
   });
 
   it('serve --rpc-port <in use>', async () => {
-    const run = startCli(['serve', '--rpc-port', String(taken.port), '--port', '0'], { XDG_DATA_HOME: dir });
+    const run = startCli(['serve', '--rpc-port', String(taken.port), '--port', '0', '--gateway-port', '0'], { XDG_DATA_HOME: dir });
     await expectFailedStart(run, new RegExp(`^wager-keeper serve: --rpc-port ${taken.port}: .* is already in use`));
   });
 });

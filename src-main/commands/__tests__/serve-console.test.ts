@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 async function serve(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

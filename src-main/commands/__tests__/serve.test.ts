@@ -31,7 +31,7 @@ let ready: Ready;
 
 /** Starts `wager-keeper serve ARGS` and resolves with the process and its ready line. */
 async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  const started = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const started = spawn(process.execPath, [bin, 'serve', '--gateway-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: started.stdout! });

@@ -1,0 +1,79 @@
+/**
+ * `wager-keeper gateway --rpc URL [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db FILE]
+ *   [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
+ * The x402 gateway alone, against any cluster: an HTTP-only caller opens a wager with one paid request
+ * (docs/gateway.md). Its key comes from the OS keychain (account "gateway", created on first run) or
+ * --keypair, and must hold SOL and USDC (its working capital). Prints one ready line.
+ */
+import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
+import { STANDARD_PAYTABLES } from '../localnet/bootstrap-wager';
+import { parseUsdcAmount } from '../protocol/usdc-amount';
+import { loadKeeperKey } from '../secrets/keeper-key';
+import { remoteKeeper } from '../gateway/gateway';
+import type { GatewayLimits } from '../gateway/gateway-order';
+import { serveGateway } from '../gateway/gateway-server';
+import { DEFAULT_API_PORT } from './keeper-runtime';
+import { parseFlags, portFlag, UsageError } from './cli-flags';
+import { untilSignal } from './until-signal';
+
+export const DEFAULT_GATEWAY_PORT = 7400;
+export const GATEWAY_KEYCHAIN_ACCOUNT = 'gateway';
+
+/** The flags of `gateway` (the usage text in cli.ts lists each; a test checks). */
+export const GATEWAY_OPTIONS = {
+  rpc: { type: 'string' },
+  keeper: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  keypair: { type: 'string' },
+  db: { type: 'string', default: 'gateway.db' },
+  paytables: { type: 'string' },
+  'min-amount': { type: 'string', default: '0.10' },
+  'max-amount': { type: 'string', default: '100.00' },
+  fee: { type: 'string', default: '0.00' },
+} as const;
+
+/** --min-amount, --max-amount and --fee as USDC base units, checked together. */
+export function gatewayLimitsFlags(values: { 'min-amount': string; 'max-amount': string; fee: string }): GatewayLimits {
+  const amount = (flag: string, text: string, zeroAllowed = false) => {
+    if (zeroAllowed && /^0+(\.0+)?$/.test(text.trim())) return 0n;
+    try {
+      return parseUsdcAmount(text);
+    } catch (error) {
+      throw new UsageError(`--${flag}: ${(error as Error).message}`);
+    }
+  };
+  const limits = { minStake: amount('min-amount', values['min-amount']), maxStake: amount('max-amount', values['max-amount']), fee: amount('fee', values.fee, true) };
+  if (limits.minStake > limits.maxStake) throw new UsageError('--min-amount is above --max-amount');
+  return limits;
+}
+
+export async function gatewayCommand(args: string[]): Promise<number> {
+  const { values } = parseFlags(args, GATEWAY_OPTIONS);
+  if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster the gateway opens wagers on)');
+  const port = portFlag('port', values.port, DEFAULT_GATEWAY_PORT);
+  const limits = gatewayLimitsFlags(values);
+  const keeperUrl = (values.keeper ?? `http://127.0.0.1:${DEFAULT_API_PORT}`).replace(/\/$/, '');
+  const manifest = await fetchLocalnetManifest(values.rpc).catch(() => null);
+  const paytables = values.paytables ? values.paytables.split(',').map((name) => name.trim()).filter(Boolean) : (manifest?.paytables ?? STANDARD_PAYTABLES).map((p) => p.name);
+  const key = await loadKeeperKey({ keypairFile: values.keypair, account: GATEWAY_KEYCHAIN_ACCOUNT });
+  const served = await serveGateway({
+    rpcUrl: values.rpc,
+    signer: key.signer,
+    dbPath: values.db,
+    ...(manifest ? { programs: manifest.programs } : {}),
+    paytables,
+    limits,
+    keeper: remoteKeeper(keeperUrl),
+    port,
+    host: values.host,
+    portFlag: '--port',
+  });
+  console.log(
+    JSON.stringify({ event: 'ready', gateway: served.url, network: served.gateway.network, address: served.gateway.address, keySource: key.source, keeper: keeperUrl, db: values.db, paytables }),
+  );
+  const signal = await untilSignal();
+  await served.stop();
+  console.log(JSON.stringify({ event: 'stopped', signal }));
+  return 0;
+}

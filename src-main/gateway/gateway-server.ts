@@ -1,0 +1,29 @@
+/**
+ * A gateway on its listener: started, served over HTTP (Hono on node), and stopped in order (listener
+ * first, so no request starts after the records close). Shared by `wager-keeper gateway` and `serve`.
+ */
+import { listenPublicApi } from '../api/public-api';
+import { listenError } from '../commands/keeper-runtime';
+import { startGateway, type Gateway, type GatewayOptions } from './gateway';
+
+export interface ServedGateway {
+  gateway: Gateway;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function serveGateway(options: GatewayOptions & { port: number; host: string; portFlag: string }): Promise<ServedGateway> {
+  const gateway = await startGateway(options);
+  const server = await listenPublicApi(gateway.app, { port: options.port, host: options.host }).catch(async (error: unknown) => {
+    await gateway.stop();
+    throw listenError(error, options.portFlag, options.host, options.port);
+  });
+  return {
+    gateway,
+    url: server.url,
+    async stop() {
+      await server.close();
+      await gateway.stop();
+    },
+  };
+}
