@@ -23,7 +23,7 @@ interface Ready {
   keeper: string;
   db: string;
   corsOrigins: string[];
-  manifest: { paytables: { name: string }[]; programs: { wager: string; oracle: string } };
+  manifest: { paytables: { name: string }[]; programs: { wager: string; oracle: string }; usdcMint: string; devKeys: { app: { address: string } } };
 }
 
 let child: ChildProcess;
@@ -70,6 +70,21 @@ describe('wager-keeper serve: the whole service on one machine', () => {
   it('prints one ready line with the API, the RPC and the localnet manifest', () => {
     expect(ready).toMatchObject({ event: 'ready', api: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), rpcUrl: expect.stringMatching(/^http:\/\//) });
     expect(ready.manifest.paytables.map((p) => p.name)).toEqual(['coin-flip', 'dice', 'wheel']);
+  });
+
+  it('runs the x402 gateway with a funded key: its health says it can fund wagers, and an unpaid POST /wager answers 402 in the localnet\'s test USDC', async () => {
+    const { gateway, network } = ready as unknown as { gateway: string; network: string };
+    expect(gateway).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = (await (await fetch(`${gateway}/health`)).json()) as { canFund: boolean; network: string; usdc: { amount: string } };
+    expect(health).toMatchObject({ canFund: true, network, usdc: { amount: '10000.00' } });
+    const unpaid = await fetch(`${gateway}/wager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paytable: 'dice', amount: '1.00', beneficiary: ready.manifest.devKeys.app.address }),
+    });
+    expect(unpaid.status).toBe(402);
+    const { decodePaymentRequiredHeader } = await import('@x402/core/http');
+    expect(decodePaymentRequiredHeader(unpaid.headers.get('payment-required')!).accepts[0]).toMatchObject({ network, asset: ready.manifest.usdcMint, amount: '1000000' });
   });
 
   it('names its cluster in the ready line: the genesis hash and the CAIP-2 network id x402 and wallets use', async () => {
