@@ -4,6 +4,7 @@
  * valid for 150 blocks, signature verification, arrival-order execution, and a transaction history for
  * status and lookup. Single node: every processed transaction is also confirmed and finalized.
  */
+import { epochAndSlotIndex, leaderScheduleEpoch } from './epoch-schedule';
 import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
@@ -195,6 +196,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     // blockhashes), instead of LiteSVM's "latest blockhash only".
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
     this.genesisSlot = this.svm.getClock().slot;
+    this.setClockAt(this.genesisSlot, BigInt(Math.floor(Date.now() / 1000)), true);
     this.rememberBlockhash();
     if (!options.manualSlots) this.start();
   }
@@ -239,10 +241,8 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       const finished = this.slot();
       const hash = this.svm.latestBlockhash();
       const next = finished + 1n;
-      const clock = this.svm.getClock();
       // Wall-clock time, as a validator's clock follows it (set-up may produce slots faster than real time).
-      const unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
-      this.svm.setClock(new Clock(next, clock.epochStartTimestamp, clock.epoch, clock.leaderScheduleEpoch, unixTimestamp));
+      this.setClockAt(next, BigInt(Math.floor(Date.now() / 1000)));
       const hashes = [{ slot: finished, hash }, ...this.svm.getSlotHashes().filter((entry) => entry.slot < finished)];
       this.svm.setSlotHashes(hashes.slice(0, MAX_SLOT_HASHES));
       this.svm.expireBlockhash();
@@ -250,6 +250,15 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       this.slotPriorityFees.delete(next - PRIORITY_FEE_SLOTS);
       this.emit('slot', { slot: next, parent: finished, root: next });
     }
+  }
+
+  /** The Clock sysvar at `slot`: its epoch and leader schedule epoch from the EpochSchedule sysvar; a new epoch starts its timestamp. */
+  private setClockAt(slot: bigint, unixTimestamp: bigint, first = false): void {
+    const clock = this.svm.getClock();
+    const schedule = this.svm.getEpochSchedule();
+    const { epoch } = epochAndSlotIndex(schedule, slot);
+    const epochStartTimestamp = first || epoch !== clock.epoch ? unixTimestamp : clock.epochStartTimestamp;
+    this.svm.setClock(new Clock(slot, epochStartTimestamp, epoch, leaderScheduleEpoch(schedule, slot), unixTimestamp));
   }
 
   private rememberBlockhash(): void {

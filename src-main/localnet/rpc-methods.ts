@@ -3,6 +3,7 @@
  * `{ context: { slot, apiVersion }, value }` where a validator wraps, u64 values as JSON integers,
  * account data as [string, encoding], errors with a validator's codes and messages.
  */
+import { epochAndSlotIndex, slotsInEpoch } from './epoch-schedule';
 import {
   address,
   getBase58Decoder,
@@ -306,17 +307,28 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     getGenesisHash: () => chain.genesisHash,
     getSlot: () => chain.slot(),
     getBlockHeight: () => chain.blockHeight(),
+    // Both from the EpochSchedule sysvar, as the Clock sysvar's epoch is (epoch-schedule.ts).
     getEpochInfo: () => {
-      const clock = chain.svm.getClock();
+      const slot = chain.slot();
       const schedule = chain.svm.getEpochSchedule();
-      const slotsInEpoch = schedule.slotsPerEpoch;
+      const { epoch, slotIndex } = epochAndSlotIndex(schedule, slot);
       return {
-        absoluteSlot: clock.slot,
+        absoluteSlot: slot,
         blockHeight: chain.blockHeight(),
-        epoch: clock.epoch,
-        slotIndex: clock.slot % slotsInEpoch,
-        slotsInEpoch,
+        epoch,
+        slotIndex,
+        slotsInEpoch: slotsInEpoch(schedule, epoch),
         transactionCount: chain.processedTransactionCount(),
+      };
+    },
+    getEpochSchedule: () => {
+      const schedule = chain.svm.getEpochSchedule();
+      return {
+        slotsPerEpoch: schedule.slotsPerEpoch,
+        leaderScheduleSlotOffset: schedule.leaderScheduleSlotOffset,
+        warmup: schedule.warmup,
+        firstNormalEpoch: schedule.firstNormalEpoch,
+        firstNormalSlot: schedule.firstNormalSlot,
       };
     },
     getLatestBlockhash: () => withContext(chain.latestBlockhash()),

@@ -133,13 +133,32 @@ describe('cluster state', () => {
     const epoch = await rpc.getEpochInfo().send();
     expect(epoch.absoluteSlot).toBe(slot);
     expect(epoch.blockHeight).toBe(height);
-    expect(epoch.slotIndex).toBe(slot % epoch.slotsInEpoch);
+    expect(epoch.slotIndex).toBe((slot - 524_256n) % epoch.slotsInEpoch);
     expect(typeof epoch.transactionCount).toBe('bigint');
 
     expect(await advance(3)).toBe(Number(slot + 3n));
     expect(await rpc.getSlot().send()).toBe(slot + 3n);
     expect(await rpc.getBlockHeight().send()).toBe(height + 3n);
     expect((await rpc.getEpochInfo().send()).absoluteSlot).toBe(slot + 3n);
+  });
+
+  it('tells one story of epochs: getEpochInfo and getEpochSchedule agree with the Clock and EpochSchedule sysvars (Agave\'s warmup arithmetic)', async () => {
+    const { fetchSysvarClock, fetchSysvarEpochSchedule } = await import('@solana/sysvars');
+    const [info, schedule, clock, sysvarSchedule] = await Promise.all([
+      rpc.getEpochInfo().send(),
+      (rpc as unknown as { getEpochSchedule(): { send(): Promise<Record<string, unknown>> } }).getEpochSchedule().send(),
+      fetchSysvarClock(rpc),
+      fetchSysvarEpochSchedule(rpc),
+    ]);
+    expect(schedule).toEqual({ ...sysvarSchedule });
+    expect(info.epoch).toBe(clock.epoch);
+    expect(clock.leaderScheduleEpoch).toBe(clock.epoch + 1n);
+    // Agave's numbers for the default schedule: 432 000 slots after 14 warmup epochs starting at slot 524 256.
+    expect(sysvarSchedule).toMatchObject({ slotsPerEpoch: 432_000n, warmup: true, firstNormalEpoch: 14n, firstNormalSlot: 524_256n });
+    const normal = info.absoluteSlot - 524_256n;
+    expect(info.epoch).toBe(14n + normal / 432_000n);
+    expect(info.slotIndex).toBe(normal % 432_000n);
+    expect(info.slotsInEpoch).toBe(432_000n);
   });
 
   it('keeps a fresh blockhash valid for 150 blocks and refuses it after 151', async () => {
