@@ -4,6 +4,7 @@
  * valid for 150 blocks, signature verification, arrival-order execution, and a transaction history for
  * status and lookup. Single node: every processed transaction is also confirmed and finalized.
  */
+import { createHash } from 'node:crypto';
 import { epochAndSlotIndex, leaderScheduleEpoch } from './epoch-schedule';
 import {
   getBase58Decoder,
@@ -149,6 +150,12 @@ function errorJson(result: FailedTransactionMetadata): TransactionErrorJson {
 
 const toAddress = (bytes: Uint8Array) => getBase58Decoder().decode(bytes) as Address;
 
+/**
+ * A message's identity in the status cache. Agave keys it by blake3 over the message bytes; sha256 over
+ * the same bytes tells the same messages apart, and the hash never leaves the localnet.
+ */
+const messageHashOf = (transaction: Transaction) => createHash('sha256').update(transaction.messageBytes as unknown as Uint8Array).digest('hex');
+
 
 /** Inner instructions as LiteSVM reports them (one list per top-level instruction), empty lists left out as a validator does. */
 function innerInstructionsOf(meta: TransactionMetadata): InnerInstructions[] {
@@ -182,6 +189,12 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
    * drop a signature that can still land (50 000 at 1 000 tx/s is 50 s; a blockhash lives ~60 s).
    */
   private readonly statusCache = new Map<string, Map<string, TransactionStatus>>();
+  /**
+   * The message hashes processed per blockhash: Agave refuses a duplicate by its message hash (so a copy
+   * of a processed message under other signature bytes is refused too), and keeps signatures for status
+   * queries. Kept and dropped with `statusCache`.
+   */
+  private readonly processedMessages = new Map<string, Set<string>>();
   private readonly history = new Map<string, TransactionRecord>();
   private readonly byAddress = new Map<string, AddressSignatures>(); // address -> signatures in history, oldest first
   private transactionCount = 0n;
@@ -266,7 +279,10 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     this.blockhashes.set(this.svm.latestBlockhash(), height + BLOCKHASH_VALIDITY_BLOCKS);
     for (const [blockhash, lastValid] of this.blockhashes) {
       // A transaction on an expired blockhash is refused before the status cache is asked.
-      if (lastValid < height) this.statusCache.delete(blockhash);
+      if (lastValid < height) {
+        this.statusCache.delete(blockhash);
+        this.processedMessages.delete(blockhash);
+      }
       if (lastValid + BLOCKHASH_VALIDITY_BLOCKS < height) this.blockhashes.delete(blockhash);
     }
   }
@@ -306,10 +322,9 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     }
   }
 
-  /** True when the status cache holds this transaction's signature (it would be refused as AlreadyProcessed). */
+  /** True when the status cache holds this transaction's message (it would be refused as AlreadyProcessed). */
   isProcessed(decoded: DecodedTransaction): boolean {
-    const signature = Object.values(decoded.transaction.signatures)[0];
-    return signature ? (this.statusCache.get(decoded.blockhash)?.has(getBase58Decoder().decode(signature)) ?? false) : false;
+    return this.processedMessages.get(decoded.blockhash)?.has(messageHashOf(decoded.transaction)) ?? false;
   }
 
   /** Runs a transaction without committing it. */
@@ -400,7 +415,8 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       throw new ChainError('SignatureFailure', 'Transaction signature verification failure');
     }
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('BlockhashNotFound', 'Blockhash not found');
-    if (this.statusCache.get(blockhash)?.has(signature)) throw new ChainError('AlreadyProcessed', 'This transaction has already been processed');
+    const messageHash = messageHashOf(transaction);
+    if (this.processedMessages.get(blockhash)?.has(messageHash)) throw new ChainError('AlreadyProcessed', 'This transaction has already been processed');
 
     // One decimals reader for both snapshots: each mint is read once per transaction.
     const decimalsOf = memoisedMintDecimals((key) => {
@@ -436,6 +452,9 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     const processed = this.statusCache.get(blockhash) ?? new Map<string, TransactionStatus>();
     processed.set(signature, { slot: record.slot, err: record.err });
     this.statusCache.set(blockhash, processed);
+    const messages = this.processedMessages.get(blockhash) ?? new Set<string>();
+    messages.add(messageHash);
+    this.processedMessages.set(blockhash, messages);
     const lowest = this.slotPriorityFees.get(record.slot);
     if (lowest === undefined || fee.computeUnitPrice < lowest) this.slotPriorityFees.set(record.slot, fee.computeUnitPrice);
     this.remember(record);

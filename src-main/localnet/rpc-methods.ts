@@ -510,6 +510,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         return chain.submit(wire, { signaturesVerified: config.skipPreflight !== true }).signature;
       } catch (error) {
         if (!(error instanceof ChainError)) throw error;
+        // Without preflight a validator answers the signature and drops the transaction later (sigverify,
+        // an unknown blockhash, a duplicate): the sender learns it from its status, which never comes.
+        if (config.skipPreflight === true && error.kind !== 'InvalidTransaction') return firstSignatureOf(wire);
         if (error.kind === 'SignatureFailure') throw new RpcError(RPC_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, error.message);
         if (error.kind === 'InvalidTransaction') throw invalidParams(error.message);
         throw new RpcError(RPC_SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${error.message}`, {
@@ -520,6 +523,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
   };
   return methods;
 }
+
+/** The first signature of a transaction's wire bytes, base58 (its id), without executing it. */
+const firstSignatureOf = (wire: Uint8Array) => getBase58Decoder().decode(wire.subarray(1, 65));
 
 interface CompiledInstructionView {
   programAddressIndex: number;
