@@ -4,13 +4,24 @@
  * valid for 150 blocks, signature verification, arrival-order execution, and a transaction history for
  * status and lookup. Single node: every processed transaction is also confirmed and finalized.
  */
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { getTransferSolInstruction } from '@solana-program/system';
 import { epochAndSlotIndex, leaderScheduleEpoch } from './epoch-schedule';
 import {
+  appendTransactionMessageInstruction,
+  compileTransactionMessage,
+  createNoopSigner,
+  createTransactionMessage,
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
+  getCompiledTransactionMessageEncoder,
   getTransactionDecoder,
+  lamports as lamportsOf,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
   type Address,
+  type Blockhash,
   type EncodedAccount,
   type Transaction,
 } from '@solana/kit';
@@ -150,6 +161,14 @@ function errorJson(result: FailedTransactionMetadata): TransactionErrorJson {
 
 const toAddress = (bytes: Uint8Array) => getBase58Decoder().decode(bytes) as Address;
 
+/** What the faucet starts with: 500 million SOL, more than any test asks for. */
+const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
+
+function createFaucetKey(): { address: Address; privateKey: KeyObject } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { address: toAddress(publicKey.export({ format: 'der', type: 'spki' }).subarray(-32)), privateKey };
+}
+
 /**
  * A message's identity in the status cache. Agave keys it by blake3 over the message bytes; sha256 over
  * the same bytes tells the same messages apart, and the hash never leaves the localnet.
@@ -180,6 +199,8 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
   readonly genesisHash = getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(32)));
   readonly slotMs: number;
   readonly genesisSlot: bigint;
+  /** The faucet key `airdrop` transfers from (a test validator's faucet keypair). */
+  private readonly faucet = createFaucetKey();
   private readonly historyLimit: number;
   private timer: NodeJS.Timeout | undefined;
   private readonly blockhashes = new Map<string, bigint>(); // blockhash -> last valid block height
@@ -210,6 +231,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
     this.genesisSlot = this.svm.getClock().slot;
     this.setClockAt(this.genesisSlot, BigInt(Math.floor(Date.now() / 1000)), true);
+    this.svm.setAccount({ address: this.faucet.address, lamports: lamportsOf(FAUCET_LAMPORTS), data: new Uint8Array(), programAddress: SYSTEM_PROGRAM as Address, executable: false, space: 0n });
     this.rememberBlockhash();
     if (!options.manualSlots) this.start();
   }
@@ -517,33 +539,31 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
   }
 
   /** Sends `lamports` from the built-in faucet, recorded like any transaction. */
+  /**
+   * An airdrop as a test validator's faucet makes it: a real, legacy System transfer from the faucet key,
+   * signed and executed like any transaction, so getTransaction, statuses and subscriptions see it whole.
+   * Identical requests under one blockhash are one transaction (the same signature), as with Agave's faucet.
+   */
   airdrop(address: Address, lamports: bigint): TransactionRecord {
-    const before = this.svm.getBalance(address) ?? 0n;
-    const result = this.svm.airdrop(address, lamports as never);
-    if (!result || 'err' in result) throw new ChainError('InvalidTransaction', `airdrop failed: ${result ? result.toString() : 'no result'}`);
-    const fee = transactionFee(1, []);
-    const record: TransactionRecord = {
-      signature: getBase58Decoder().decode(result.signature()),
-      slot: this.slot(),
-      blockTime: Math.floor(Date.now() / 1000),
-      err: null,
-      fee: fee.total,
-      feeDetails: fee,
-      accountKeys: [address],
-      writable: [address],
-      preBalances: [before],
-      postBalances: [this.svm.getBalance(address) ?? 0n],
-      preTokenBalances: [],
-      postTokenBalances: [],
-      innerInstructions: [],
-      logMessages: result.logs(),
-      computeUnitsConsumed: result.computeUnitsConsumed(),
-      returnData: null,
-      wireTransaction: new Uint8Array(),
-    };
-    this.remember(record);
-    this.emit('transaction', record);
-    return record;
+    const { blockhash, lastValidBlockHeight } = this.latestBlockhash();
+    const message = compileTransactionMessage(
+      pipe(
+        createTransactionMessage({ version: 'legacy' }),
+        (m) => setTransactionMessageFeePayer(this.faucet.address, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash as Blockhash, lastValidBlockHeight }, m),
+        (m) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: createNoopSigner(this.faucet.address), destination: address, amount: lamports }), m),
+      ),
+    );
+    const messageBytes = Uint8Array.from(getCompiledTransactionMessageEncoder().encode(message));
+    // Signed here, synchronously (callers fund keys inline): node's ed25519 is the same signature kit makes.
+    const signature = sign(null, messageBytes, this.faucet.privateKey);
+    const wire = new Uint8Array(1 + 64 + messageBytes.length);
+    wire[0] = 1;
+    wire.set(signature, 1);
+    wire.set(messageBytes, 65);
+    const known = this.history.get(getBase58Decoder().decode(signature));
+    if (known) return known;
+    return this.submit(wire, { signaturesVerified: true });
   }
 
   getTransaction(signature: string): TransactionRecord | undefined {

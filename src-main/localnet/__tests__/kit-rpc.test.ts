@@ -12,6 +12,7 @@ import {
   getBase58Decoder,
   getBase58Encoder,
   getBase64Encoder,
+  getTransactionDecoder,
   getCompiledTransactionMessageEncoder,
   getBase64Decoder,
   getU64Decoder,
@@ -472,6 +473,19 @@ describe('history', () => {
     expect((await rpc.getBalance(recipient).send()).value).toBe(42n * SOL);
     const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
     expect(status).toMatchObject({ err: null, confirmationStatus: 'finalized' });
+
+    // A real transaction, as a test validator's faucet sends: a legacy System transfer paid by the faucet.
+    const json = await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+    expect(json!.version).toBe('legacy');
+    const keys = json!.transaction.message.accountKeys;
+    expect(keys).toEqual([expect.any(String), recipient, '11111111111111111111111111111111']);
+    expect(json!.transaction.signatures).toEqual([signature]);
+    expect(json!.meta).toMatchObject({ err: null, fee: 5_000n });
+    expect(json!.meta!.postBalances[1]! - json!.meta!.preBalances[1]!).toBe(42n * SOL);
+    expect(json!.meta!.preBalances[0]! - json!.meta!.postBalances[0]!).toBe(42n * SOL + 5_000n);
+    const wire = await rpc.getTransaction(signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send();
+    const decoded = getTransactionDecoder().decode(getBase64Encoder().encode(wire!.transaction[0]));
+    expect(getBase58Decoder().decode(Object.values(decoded.signatures)[0]!)).toBe(signature);
   });
 
   it("confirms a real transfer with kit's sendAndConfirmTransactionFactory", async () => {

@@ -285,8 +285,9 @@ describe('fees', () => {
   });
 
   it('lists the last 150 slots oldest first with the lowest compute-unit price paid in each', async () => {
-    chain.advanceSlots(160);
     const payer = await funded();
+    // The airdrop that funded the payer is a transaction at price 0, as a validator's faucet's: a slot before.
+    chain.advanceSlots(160);
     await send((await signed(payer, [getSetComputeUnitPriceInstruction({ microLamports: 7n }), transfer(payer, 1n)])).wire);
     const slot = await rpc.getSlot().send();
     const fees = await rpc.getRecentPrioritizationFees().send();
