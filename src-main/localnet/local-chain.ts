@@ -30,7 +30,7 @@ import { EventEmitter } from 'node:events';
 import { INSTRUCTION_ERROR_NAMES, TRANSACTION_ERROR_NAMES } from '../chain/runtime-error-names';
 import { verifyTransactionSignatures } from './signature-verification';
 import { isTokenProgram, memoisedMintDecimals, tokenBalanceOf, type MintDecimals, type TokenBalance } from './spl-token-views';
-import { messageFee, transactionFee, type TransactionFee } from './transaction-fees';
+import { messageFee, type TransactionFee } from './transaction-fees';
 
 /** Blockhashes stay valid for this many blocks, as on a validator. */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150n;
