@@ -94,6 +94,8 @@ export interface ExecutionResult {
   logs: string[];
   unitsConsumed: bigint;
   returnData: { programId: Address; data: Uint8Array } | null;
+  /** The CPIs each top-level instruction made (simulateTransaction's `innerInstructions`). */
+  innerInstructions: InnerInstructions[];
   /** Fix: the accounts of the transaction as the simulation left them (LiteSVM reports them), for simulateTransaction's `accounts`. */
   postAccounts?: Map<Address, EncodedAccount>;
 }
@@ -362,6 +364,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       logs: meta.logs(),
       unitsConsumed: meta.computeUnitsConsumed(),
       returnData: this.returnDataOf(meta),
+      innerInstructions: innerInstructionsOf(meta),
       postAccounts: 'err' in result ? undefined : new Map(result.postAccounts().map((account) => [account.address, account])),
     };
   }

@@ -3,6 +3,7 @@
  * `{ context: { slot, apiVersion }, value }` where a validator wraps, u64 values as JSON integers,
  * account data as [string, encoding], errors with a validator's codes and messages.
  */
+import { parseInstruction } from './parsed-instructions';
 import { epochAndSlotIndex, slotsInEpoch } from './epoch-schedule';
 import {
   address,
@@ -137,6 +138,13 @@ function simulationAccountsRequest(value: unknown, decoded: DecodedTransaction) 
   return { view, addresses: addresses.map((a) => addressParam(a)) };
 }
 
+/** Agave's UiInnerInstructions in `jsonParsed` encoding (also simulateTransaction's `innerInstructions`). */
+const innerInstructionsParsed = (inner: TransactionRecord['innerInstructions'], keys: readonly string[]) =>
+  inner.map(({ index, instructions }) => ({
+    index,
+    instructions: instructions.map((ix) => parseInstruction({ programId: keys[ix.programIdIndex]!, accounts: ix.accounts, data: ix.data, stackHeight: ix.stackHeight }, keys)),
+  }));
+
 /** Agave's UiInnerInstructions in `json` encoding. */
 const innerInstructionsJson = (record: TransactionRecord) =>
   record.innerInstructions.map(({ index, instructions }) => ({
@@ -219,7 +227,8 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       // asked for. LiteSVM does not report the loaded accounts data size: this is the data size of the
       // accounts the message names (programs' program-data accounts are not counted).
       loadedAccountsDataSize: decoded.accountKeys.reduce((total, key) => total + (readAccount(key)?.data.length ?? 0), 0),
-      innerInstructions: null,
+      // As Agave: the CPIs in jsonParsed form when asked for (also for a failed simulation), else null.
+      innerInstructions: config.innerInstructions === true ? innerInstructionsParsed(ran.innerInstructions, decoded.accountKeys) : null,
       replacementBlockhash: replace ? chain.latestBlockhash() : null,
     };
   };
@@ -272,11 +281,26 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
   };
 
   const transactionJson = (record: TransactionRecord, encoding: unknown) => {
-    if (record.wireTransaction.length === 0) return null; // faucet airdrops have no wire form here
     if (encoding === 'base64') return [getBase64Decoder().decode(record.wireTransaction), 'base64'];
     if (encoding === 'base58') return [getBase58Decoder().decode(record.wireTransaction), 'base58'];
-    const { transaction } = chain.decode(record.wireTransaction);
+    const { transaction, writable } = chain.decode(record.wireTransaction);
     const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    if (encoding === 'jsonParsed') {
+      // Agave's UiParsedMessage: account keys with their roles, instructions parsed where Agave parses them.
+      const keys = message.staticAccounts as readonly string[];
+      const writableKeys = new Set<string>(writable);
+      return {
+        signatures: Object.values(transaction.signatures).map((s) => (s ? getBase58Decoder().decode(s) : null)),
+        message: {
+          accountKeys: keys.map((pubkey, index) => ({ pubkey, writable: writableKeys.has(pubkey), signer: index < message.header.numSignerAccounts, source: 'transaction' })),
+          recentBlockhash: message.lifetimeToken,
+          instructions: instructionsOf(message).map((ix) =>
+            parseInstruction({ programId: keys[ix.programAddressIndex]!, accounts: ix.accountIndices ?? [], data: Uint8Array.from(ix.data ?? []), stackHeight: null }, keys),
+          ),
+          ...(message.version === 0 ? { addressTableLookups: [] } : {}),
+        },
+      };
+    }
     return {
       signatures: Object.values(transaction.signatures).map((s) => (s ? getBase58Decoder().decode(s) : null)),
       message: {
@@ -475,12 +499,13 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
           fee: record.fee,
           preBalances: record.preBalances,
           postBalances: record.postBalances,
-          innerInstructions: innerInstructionsJson(record),
+          innerInstructions: config.encoding === 'jsonParsed' ? innerInstructionsParsed(record.innerInstructions, record.accountKeys) : innerInstructionsJson(record),
           logMessages: record.logMessages,
           preTokenBalances: record.preTokenBalances,
           postTokenBalances: record.postTokenBalances,
           rewards: [],
-          loadedAddresses: { writable: [], readonly: [] },
+          // jsonParsed lists loaded addresses among the account keys (source "lookupTable") instead.
+          ...(config.encoding === 'jsonParsed' ? {} : { loadedAddresses: { writable: [], readonly: [] } }),
           computeUnitsConsumed: record.computeUnitsConsumed,
           // Fix: 2.3 validators also report the transaction's cost (`costUnits`). LiteSVM has no cost
           // model: this is the cost model's signature, write-lock and execution parts.

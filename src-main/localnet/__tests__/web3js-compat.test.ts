@@ -66,3 +66,78 @@ describe('@solana/web3.js 1.x against the localnet', () => {
     expect(await notified).toBeNull();
   });
 });
+
+describe('jsonParsed, as web3.js getParsedTransaction reads it', () => {
+  it('parses System, Associated Token Account, SPL Token and Memo instructions as Agave does, Compute Budget partially decoded, and the CPIs too', async () => {
+    const { createSolanaRpc, address, appendTransactionMessageInstructions, createTransactionMessage, pipe, setTransactionMessageFeePayerSigner, setTransactionMessageLifetimeUsingBlockhash, signTransactionMessageWithSigners, getBase64EncodedWireTransaction, getSignatureFromTransaction, generateKeyPairSigner } = await import('@solana/kit');
+    const { getTransferSolInstruction } = await import('@solana-program/system');
+    const { getSetComputeUnitLimitInstruction } = await import('@solana-program/compute-budget');
+    const { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstructionAsync, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } = await import('@solana-program/token');
+    const { keypairFromBytes } = await import('../../secrets/keypair-bytes');
+    const rpc = createSolanaRpc(localnet.rpcUrl);
+    const app = await keypairFromBytes(localnet.manifest.devKeys.app.keypair);
+    const mint = address(localnet.manifest.usdcMint);
+    const wallet = (await generateKeyPairSigner()).address;
+    const [source] = await findAssociatedTokenPda({ mint, owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const [destination] = await findAssociatedTokenPda({ mint, owner: wallet, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const memo = { programAddress: address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'), accounts: [], data: new TextEncoder().encode('gm from the localnet') };
+    const { value: lifetime } = await rpc.getLatestBlockhash().send();
+    const create = await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint, owner: wallet });
+    const full = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(app, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) =>
+          appendTransactionMessageInstructions(
+            [
+              getSetComputeUnitLimitInstruction({ units: 200_000 }),
+              getTransferSolInstruction({ source: app, destination: wallet, amount: 1_000_000n }),
+              create,
+              getTransferCheckedInstruction({ source, mint, destination, authority: app, amount: 2_500_000n, decimals: 6 }),
+              memo,
+            ],
+            m,
+          ),
+      ),
+    );
+    const wire = getBase64EncodedWireTransaction(full);
+
+    // simulateTransaction with innerInstructions: the ATA program's CPIs, parsed.
+    const simulated = (await (await fetch(localnet.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'simulateTransaction', params: [wire, { encoding: 'base64', innerInstructions: true }] }),
+    })).json()) as { result: { value: { err: unknown; innerInstructions: { index: number; instructions: { parsed?: { type: string } }[] }[] } } };
+    expect(simulated.result.value.err).toBeNull();
+    const cpis = simulated.result.value.innerInstructions.find((inner) => inner.index === 2)!.instructions.map((ix) => ix.parsed?.type);
+    expect(cpis).toEqual(['getAccountDataSize', 'createAccount', 'initializeImmutableOwner', 'initializeAccount3']);
+
+    await rpc.sendTransaction(wire, { encoding: 'base64' }).send();
+    const signature = getSignatureFromTransaction(full);
+    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    const parsed = await connection.getParsedTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    expect(parsed).not.toBeNull();
+    const keys = parsed!.transaction.message.accountKeys;
+    expect(keys[0]).toMatchObject({ signer: true, writable: true, source: 'transaction' });
+    expect(keys[0]!.pubkey.toBase58()).toBe(app.address);
+    const instructions = parsed!.transaction.message.instructions as unknown as Record<string, unknown>[];
+    // Compute Budget: Agave does not parse it.
+    expect(instructions[0]).toMatchObject({ data: expect.any(String), accounts: [] });
+    expect(instructions[0]!.programId!.toString()).toBe('ComputeBudget111111111111111111111111111111');
+    expect(instructions[1]).toMatchObject({ program: 'system', parsed: { type: 'transfer', info: { source: app.address, destination: wallet, lamports: 1_000_000 } } });
+    expect(instructions[2]).toMatchObject({
+      program: 'spl-associated-token-account',
+      parsed: { type: 'createIdempotent', info: { source: app.address, account: destination, wallet, mint, systemProgram: '11111111111111111111111111111111', tokenProgram: TOKEN_PROGRAM_ADDRESS } },
+    });
+    expect(instructions[3]).toMatchObject({
+      program: 'spl-token',
+      parsed: { type: 'transferChecked', info: { source, mint, destination, authority: app.address, tokenAmount: { amount: '2500000', decimals: 6, uiAmount: 2.5, uiAmountString: '2.5' } } },
+    });
+    expect(instructions[4]).toMatchObject({ program: 'spl-memo', parsed: 'gm from the localnet' });
+    const inner = parsed!.meta!.innerInstructions!.find((entry) => entry.index === 2)!.instructions as unknown as { parsed: { type: string; info: Record<string, unknown> } }[];
+    expect(inner.map((ix) => ix.parsed.type)).toEqual(['getAccountDataSize', 'createAccount', 'initializeImmutableOwner', 'initializeAccount3']);
+    expect(inner[0]!.parsed.info).toEqual({ mint, extensionTypes: ['immutableOwner'] });
+    expect(inner[3]!.parsed.info).toEqual({ account: destination, mint, owner: wallet });
+  });
+});
