@@ -141,3 +141,27 @@ describe('jsonParsed, as web3.js getParsedTransaction reads it', () => {
     expect(inner[3]!.parsed.info).toEqual({ account: destination, mint, owner: wallet });
   });
 });
+
+describe('@solana/spl-token 0.4 against the localnet', () => {
+  it('creates a mint and token accounts, mints and transfers, and reads them back (also jsonParsed)', async () => {
+    const { createMint, getAccount, getMint, getOrCreateAssociatedTokenAccount, mintTo, transfer } = await import('@solana/spl-token');
+    const { keypair: payer } = await fundedKeypair(5);
+    const mint = await createMint(connection, payer, payer.publicKey, null, 6);
+    const mine = await getOrCreateAssociatedTokenAccount(connection, payer, mint, payer.publicKey);
+    const friend = Keypair.generate().publicKey;
+    const theirs = await getOrCreateAssociatedTokenAccount(connection, payer, mint, friend);
+    await mintTo(connection, payer, mint, mine.address, payer, 10_000_000n);
+    const sent = await transfer(connection, payer, mine.address, theirs.address, payer, 2_500_000n);
+
+    expect((await getAccount(connection, theirs.address)).amount).toBe(2_500_000n);
+    expect((await getAccount(connection, mine.address)).amount).toBe(7_500_000n);
+    expect((await getMint(connection, mint)).supply).toBe(10_000_000n);
+    const account = await connection.getParsedAccountInfo(theirs.address);
+    expect(account.value!.data).toMatchObject({ program: 'spl-token', parsed: { type: 'account', info: { owner: friend.toBase58(), tokenAmount: { amount: '2500000', uiAmountString: '2.5' } } } });
+    const transaction = await connection.getParsedTransaction(sent, { maxSupportedTransactionVersion: 0 });
+    expect(transaction!.transaction.message.instructions[0]).toMatchObject({
+      program: 'spl-token',
+      parsed: { type: 'transfer', info: { source: mine.address.toBase58(), destination: theirs.address.toBase58(), amount: '2500000', authority: payer.publicKey.toBase58() } },
+    });
+  });
+});
