@@ -7,6 +7,7 @@ import {
   accountNode,
   argumentValueNode,
   arrayTypeNode,
+  booleanTypeNode,
   bytesTypeNode,
   constantPdaSeedNodeFromString,
   enumStructVariantTypeNode,
@@ -46,31 +47,38 @@ const bytes64 = () => fixedSizeTypeNode(bytesTypeNode(), 64);
 const u64 = () => numberTypeNode('u64');
 const u32 = () => numberTypeNode('u32');
 
-/** Oracle error codes: the same names and numbers as program/oracle/errors.h. */
+/**
+ * Oracle error codes: the same names and numbers as program/oracle/errors.h. 6000-6009 are ORAO VRF's
+ * own (its SDK's IDL names them so); the local oracle's other refusals follow from 6010.
+ */
 export const ORACLE_ERRORS = [
-  ['invalidInstruction', 6000, 'Unknown instruction or malformed instruction data'],
-  ['missingAccounts', 6001, 'The instruction needs a different number of accounts'],
-  ['missingSignature', 6002, 'A required signer did not sign'],
-  ['accountNotWritable', 6003, 'An account the instruction writes was passed read-only'],
-  ['invalidSystemProgram', 6004, 'The System program account is not the System program'],
-  ['invalidNetworkState', 6005, "Not this oracle's network configuration account"],
-  ['networkAlreadyInitialized', 6006, 'The network configuration already exists'],
-  ['notUpgradeAuthority', 6007, "init_network must be signed by the program's upgrade authority"],
-  ['invalidAuthorities', 6008, 'Between 1 and 8 non-zero fulfilment authorities are required'],
-  ['invalidTreasury', 6009, 'The treasury is not the configured treasury'],
-  ['zeroSeed', 6010, 'The seed must not be all zeros'],
-  ['invalidRequestAccount', 6011, 'The request account is not the PDA of this seed'],
-  ['seedInUse', 6012, 'A request for this seed already exists'],
-  ['insufficientFunds', 6013, "The payer cannot cover the request fee and the request account's rent"],
-  ['unauthorizedFulfiller', 6014, 'The signer is not a fulfilment authority'],
-  ['invalidInstructionsSysvar', 6015, 'The instructions account is not the Instructions sysvar'],
-  ['missingSignatureVerification', 6016, "No Ed25519 instruction verifies the authority's signature over the seed"],
-  ['randomnessMismatch', 6017, 'The randomness is not the signature the Ed25519 instruction verified'],
-  ['invalidRequestState', 6018, 'The request account is not a randomness request of this oracle'],
-  ['alreadyFulfilled', 6019, 'The request is already fulfilled'],
-  ['unsupportedRent', 6020, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
-  ['tooManyAccounts', 6021, 'More accounts were passed than the program reads'],
-  ['treasuryNotRentExempt', 6022, 'The request fee would leave the treasury below its rent-exempt minimum'],
+  ['zeroSeed', 6000, 'Randomness seed cannot be zero'],
+  ['seedAlreadyInUse', 6001, 'Another account is using the provided seed, so randomness can be predicted'],
+  ['insufficientFunds', 6002, "The payer cannot cover the request fee and the request account's rent"],
+  ['randomnessVerificationFailed', 6003, 'The randomness is not the signature the Ed25519 instruction verified'],
+  ['serializationError', 6004, 'Serialization error (ORAO; not raised by the local oracle)'],
+  ['unauthorizedFulfillmentAuthority', 6005, 'Unauthorized fulfillment authority'],
+  ['invalidFulfillMessage', 6006, 'Signature does not match the seed'],
+  ['missingEd25519SigVerifyInstruction', 6007, "No Ed25519 instruction verifies a fulfilment authority's signature over the seed"],
+  ['randomnessCombinationFailed', 6008, 'Failed to validate combined randomness (ORAO; not raised by the local oracle)'],
+  ['unknownTreasuryGiven', 6009, 'The treasury is not the configured treasury'],
+  ['invalidInstruction', 6010, 'Unknown instruction or malformed instruction data'],
+  ['missingAccounts', 6011, 'The instruction needs a different number of accounts'],
+  ['missingSignature', 6012, 'A required signer did not sign'],
+  ['accountNotWritable', 6013, 'An account the instruction writes was passed read-only'],
+  ['invalidSystemProgram', 6014, 'The System program account is not the System program'],
+  ['invalidNetworkState', 6015, "Not this oracle's network configuration account"],
+  ['networkAlreadyInitialized', 6016, 'The network configuration already exists'],
+  ['notUpgradeAuthority', 6017, "init_network must be signed by the program's upgrade authority"],
+  ['invalidAuthorities', 6018, 'Between 1 and 8 non-zero fulfilment authorities are required'],
+  ['invalidRequestAccount', 6019, 'The request account is not the PDA of this seed'],
+  ['invalidInstructionsSysvar', 6020, 'The instructions account is not the Instructions sysvar'],
+  ['invalidRequestState', 6021, 'The request account is not a randomness request of this oracle'],
+  ['alreadyFulfilled', 6022, 'The request is already fulfilled'],
+  ['unsupportedRent', 6023, 'The Rent sysvar has an exemption threshold other than 1 or 2'],
+  ['tooManyAccounts', 6024, 'More accounts were passed than the program reads'],
+  ['treasuryNotRentExempt', 6025, 'The request fee would leave the treasury below its rent-exempt minimum'],
+  ['invalidClient', 6026, "The client account is not the request's client"],
 ] as const;
 
 const networkPdaDefault = () => pdaValueNode(pdaLinkNode('networkState'), []);
@@ -228,29 +236,48 @@ export function createOracleIdl(): RootNode {
           instructionArgumentNode({ name: 'randomness', type: bytes64() }),
         ],
       }),
+      instructionNode({
+        name: 'fulfillV2',
+        docs: [
+          "ORAO's fulfilment: no arguments; the randomness is the signature of the Ed25519 precompile instruction in the",
+          "same transaction that verified a fulfilment authority's signature over the seed.",
+        ],
+        discriminators: [fieldDiscriminatorNode('discriminator')],
+        accounts: [
+          instructionAccountNode({ name: 'payer', isWritable: true, isSigner: true }),
+          instructionAccountNode({
+            name: 'instructionAcc',
+            isWritable: false,
+            isSigner: false,
+            defaultValue: publicKeyValueNode('Sysvar1nstructions1111111111111111111111111'),
+          }),
+          instructionAccountNode({ name: 'networkState', isWritable: true, isSigner: false, defaultValue: networkPdaDefault() }),
+          instructionAccountNode({ name: 'request', isWritable: true, isSigner: false }),
+          instructionAccountNode({ name: 'client', isWritable: true, isSigner: false, docs: ["The request's client, as recorded in it."] }),
+          systemProgramAccount(),
+        ],
+        arguments: [discriminatorArgument(anchorDiscriminator('global', 'fulfill_v2'))],
+      }),
     ],
+    // ORAO's events, with Anchor's discriminators, so ORAO's SDK listeners receive them.
     events: [
       eventNode({
-        name: 'randomnessRequested',
+        name: 'request',
         discriminators: [fieldDiscriminatorNode('discriminator')],
         data: structTypeNode([
-          discriminatorField(anchorDiscriminator('event', 'RandomnessRequested')),
+          discriminatorField(anchorDiscriminator('event', 'Request')),
           structFieldTypeNode({ name: 'seed', type: bytes32() }),
           structFieldTypeNode({ name: 'client', type: publicKeyTypeNode() }),
+          structFieldTypeNode({ name: 'paidWithSpl', type: booleanTypeNode(), docs: ['Always false: the local oracle takes its fee in SOL.'] }),
         ]),
       }),
       eventNode({
-        name: 'randomnessFulfilled',
+        name: 'fulfill',
         discriminators: [fieldDiscriminatorNode('discriminator')],
         data: structTypeNode([
-          discriminatorField(anchorDiscriminator('event', 'RandomnessFulfilled')),
+          discriminatorField(anchorDiscriminator('event', 'Fulfill')),
           structFieldTypeNode({ name: 'seed', type: bytes32() }),
           structFieldTypeNode({ name: 'randomness', type: bytes64() }),
-          structFieldTypeNode({
-            name: 'authority',
-            type: publicKeyTypeNode(),
-            docs: ['The fulfilment authority whose signature over the seed is the randomness.'],
-          }),
         ]),
       }),
     ],

@@ -9,8 +9,10 @@ u64 entrypoint(const u8 *input) {
   const u8 init_network[8] = INIT_NETWORK_DISCRIMINATOR;
   const u8 request_v2[8] = REQUEST_V2_DISCRIMINATOR;
   const u8 fulfill[8] = FULFILL_DISCRIMINATOR;
+  const u8 fulfill_v2[8] = FULFILL_V2_DISCRIMINATOR;
   if (sol_data_has_discriminator(&in, request_v2)) return oracle_request_v2(&in);
   if (sol_data_has_discriminator(&in, fulfill)) return oracle_fulfill(&in);
+  if (sol_data_has_discriminator(&in, fulfill_v2)) return oracle_fulfill_v2(&in);
   if (sol_data_has_discriminator(&in, init_network)) return oracle_init_network(&in);
   return ERR_INVALID_INSTRUCTION;
 }

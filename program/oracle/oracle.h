@@ -51,10 +51,13 @@
 #define INIT_NETWORK_DISCRIMINATOR {104, 231, 73, 121, 240, 0, 5, 148}
 #define REQUEST_V2_DISCRIMINATOR {38, 151, 209, 6, 195, 102, 28, 217}
 #define FULFILL_DISCRIMINATOR {143, 2, 52, 206, 174, 164, 247, 72}
+#define FULFILL_V2_DISCRIMINATOR {164, 227, 237, 84, 112, 111, 147, 196}
 
-// ---- Events (sha256("event:<Name>")[..8], then the fields) ----------------------------------------
-#define RANDOMNESS_REQUESTED_EVENT_DISCRIMINATOR {10, 64, 183, 29, 104, 63, 90, 149}
-#define RANDOMNESS_FULFILLED_EVENT_DISCRIMINATOR {61, 67, 128, 142, 15, 77, 223, 252}
+// ---- Events: ORAO's, with Anchor's discriminators (sha256("event:<Name>")[..8]), then the fields ----
+// Request { seed: [u8; 32], client: Pubkey, paid_with_spl: bool }   (paid_with_spl always false here)
+// Fulfill { seed: [u8; 32], randomness: [u8; 64] }
+#define REQUEST_EVENT_DISCRIMINATOR {55, 144, 56, 60, 240, 98, 131, 61}
+#define FULFILL_EVENT_DISCRIMINATOR {131, 245, 200, 252, 0, 46, 144, 45}
 
 /** How many accounts the entrypoint parses; instructions refuse transactions passing more. */
 #define ORACLE_MAX_ACCOUNTS 8
@@ -62,6 +65,13 @@
 ProgramResult oracle_init_network(SolInput *in);
 ProgramResult oracle_request_v2(SolInput *in);
 ProgramResult oracle_fulfill(SolInput *in);
+ProgramResult oracle_fulfill_v2(SolInput *in);
+
+/** True when `key` is one of the network's `authority_count` fulfilment authorities. */
+bool oracle_is_fulfilment_authority(const SolAccountInfo *network, u32 authority_count, const u8 key[32]);
+
+/** Marks a pending request fulfilled with `randomness` and emits ORAO's Fulfill event. */
+void oracle_complete_request(SolAccountInfo *request, const u8 randomness[64]);
 
 /** Loads and checks the network configuration: owner, discriminator and size (see network_state.c). */
 ProgramResult oracle_load_network_state(const SolAccountInfo *network, const SolPubkey *program_id, u32 *authority_count);

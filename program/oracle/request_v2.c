@@ -34,12 +34,12 @@ ProgramResult oracle_request_v2(SolInput *in) {
   u32 authority_count;
   ProgramResult r = oracle_load_network_state(network, in->program_id, &authority_count);
   if (r != SUCCESS) return r;
-  if (!sol_bytes_eq(treasury->key->x, network->data + NETWORK_TREASURY_OFFSET, 32)) return ERR_INVALID_TREASURY;
+  if (!sol_bytes_eq(treasury->key->x, network->data + NETWORK_TREASURY_OFFSET, 32)) return ERR_UNKNOWN_TREASURY_GIVEN;
 
   u8 bump;
   const SolSignerSeed find[2] = {{(const u8 *)ORACLE_REQUEST_SEED, sizeof(ORACLE_REQUEST_SEED) - 1}, {seed, 32}};
   if (!sol_find_program_address_of(request->key, find, 2, in->program_id, &bump)) return ERR_INVALID_REQUEST_ACCOUNT;
-  if (sol_is_owned_by(request, in->program_id) || request->data_len != 0) return ERR_SEED_IN_USE;
+  if (sol_is_owned_by(request, in->program_id) || request->data_len != 0) return ERR_SEED_ALREADY_IN_USE;
 
   u64 fee = sol_read_u64(network->data + NETWORK_REQUEST_FEE_OFFSET), total;
   SolRentRate rate;
@@ -80,12 +80,13 @@ ProgramResult oracle_request_v2(SolInput *in) {
   u8 *received = network->data + NETWORK_NUM_RECEIVED_OFFSET(authority_count);
   sol_write_u64(received, sol_read_u64(received) + 1);
 
-  // RandomnessRequested { seed, client }
-  u8 event[8 + 32 + 32];
-  const u8 event_disc[8] = RANDOMNESS_REQUESTED_EVENT_DISCRIMINATOR;
+  // ORAO's Request { seed, client, paid_with_spl: false }
+  u8 event[8 + 32 + 32 + 1];
+  const u8 event_disc[8] = REQUEST_EVENT_DISCRIMINATOR;
   __builtin_memcpy(event, event_disc, 8);
   __builtin_memcpy(event + 8, seed, 32);
   __builtin_memcpy(event + 40, payer->key->x, 32);
+  event[72] = 0;
   sol_emit_event(event, sizeof(event));
   return SUCCESS;
 }

@@ -28,7 +28,7 @@ const STALE_SETUP_ERRORS = new Set([
   'invalidVault',
   'invalidOracleProgram',
   'invalidOracleAccount',
-  'oracle invalidTreasury',
+  'oracle unknownTreasuryGiven',
   'oracle invalidNetworkState',
 ]);
 

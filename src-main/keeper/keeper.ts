@@ -248,7 +248,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   /**
    * Reads the program config and the oracle's network state (its treasury) again. The chain can change
    * under a running keeper (a localnet restarted on the same ports, a config change): a keeper that kept
-   * the first ones would have every request refused (the oracle's invalidTreasury) while looking healthy.
+   * the first ones would have every request refused (the oracle's unknownTreasuryGiven) while looking healthy.
    */
   const readSetup = async () => {
     const hash = await rpc.getGenesisHash().send();

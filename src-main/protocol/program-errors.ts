@@ -21,7 +21,7 @@ const ORACLE_ERROR_NAMES = namesByCode(oracleErrors, 'ORACLE_ERROR__');
 /** The wager program's name for `Custom(code)`, e.g. `perWagerCap`; undefined for other codes. */
 export const wagerErrorName = (code: number): string | undefined => WAGER_ERROR_NAMES.get(code);
 
-/** The local oracle's name for `Custom(code)`, e.g. `seedInUse`; undefined for other codes. */
+/** The local oracle's name for `Custom(code)`, e.g. `seedAlreadyInUse`; undefined for other codes. */
 export const oracleErrorName = (code: number): string | undefined => ORACLE_ERROR_NAMES.get(code);
 
 /** Which programs' error names apply: the wager program (its own names) and the local oracle (the oracle's names). */

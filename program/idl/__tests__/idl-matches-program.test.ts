@@ -27,8 +27,9 @@ describe('the oracle C program and its Codama IDL agree', () => {
       INIT_NETWORK_DISCRIMINATOR: anchorDiscriminator('global', 'init_network'),
       REQUEST_V2_DISCRIMINATOR: anchorDiscriminator('global', 'request_v2'),
       FULFILL_DISCRIMINATOR: anchorDiscriminator('global', 'fulfill'),
-      RANDOMNESS_REQUESTED_EVENT_DISCRIMINATOR: anchorDiscriminator('event', 'RandomnessRequested'),
-      RANDOMNESS_FULFILLED_EVENT_DISCRIMINATOR: anchorDiscriminator('event', 'RandomnessFulfilled'),
+      FULFILL_V2_DISCRIMINATOR: anchorDiscriminator('global', 'fulfill_v2'),
+      REQUEST_EVENT_DISCRIMINATOR: anchorDiscriminator('event', 'Request'),
+      FULFILL_EVENT_DISCRIMINATOR: anchorDiscriminator('event', 'Fulfill'),
     };
     for (const [name, bytes] of Object.entries(expected)) expect(cBytes(defines.get(name)), name).toEqual(Array.from(bytes));
     // ORAO's published request_v2 and RandomnessV2 discriminators.

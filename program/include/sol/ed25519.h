@@ -17,30 +17,46 @@ typedef enum {
   SOL_ED25519_OTHER_SIGNATURE = 2 // verified this key and message, but a different signature
 } SolEd25519Match;
 
+/** What one precompile instruction verified: pointers into its data. */
+typedef struct {
+  const u8 *key;       // 32 bytes
+  const u8 *message;   // message_len bytes
+  u16 message_len;
+  const u8 *signature; // 64 bytes
+} SolEd25519Entry;
+
 /**
- * Compares one precompile instruction with (key, message, signature). Only the single-signature form
+ * Reads the (key, message, signature) one precompile instruction verified. Only the single-signature form
  * with all data inside the instruction itself is accepted: offsets pointing into other instructions
  * would let the bytes we read differ from the bytes the precompile checked.
  */
-static inline SolEd25519Match sol_ed25519_instruction_matches(const SolInstructionView *ix, const SolPubkey *key,
-                                                              const u8 *message, u16 message_len,
-                                                              const u8 signature[64]) {
+static inline bool sol_ed25519_entry(const SolInstructionView *ix, SolEd25519Entry *entry) {
   const SolPubkey precompile = SOL_ED25519_PROGRAM_ID;
-  if (!sol_pubkey_eq(ix->program_id, &precompile)) return SOL_ED25519_NO_MATCH;
+  if (!sol_pubkey_eq(ix->program_id, &precompile)) return false;
   const u8 *d = ix->data;
-  if (ix->data_len < SOL_ED25519_OFFSETS_START + 14 || d[0] != 1) return SOL_ED25519_NO_MATCH;
+  if (ix->data_len < SOL_ED25519_OFFSETS_START + 14 || d[0] != 1) return false;
   const u8 *o = d + SOL_ED25519_OFFSETS_START;
   u16 sig_at = sol_read_u16(o), sig_ix = sol_read_u16(o + 2);
   u16 key_at = sol_read_u16(o + 4), key_ix = sol_read_u16(o + 6);
   u16 msg_at = sol_read_u16(o + 8), msg_len = sol_read_u16(o + 10), msg_ix = sol_read_u16(o + 12);
   if (sig_ix != SOL_ED25519_THIS_INSTRUCTION || key_ix != SOL_ED25519_THIS_INSTRUCTION ||
       msg_ix != SOL_ED25519_THIS_INSTRUCTION)
-    return SOL_ED25519_NO_MATCH;
+    return false;
   if ((u64)sig_at + 64 > ix->data_len || (u64)key_at + 32 > ix->data_len || (u64)msg_at + msg_len > ix->data_len)
+    return false;
+  *entry = (SolEd25519Entry){d + key_at, d + msg_at, msg_len, d + sig_at};
+  return true;
+}
+
+/** Compares one precompile instruction with (key, message, signature). */
+static inline SolEd25519Match sol_ed25519_instruction_matches(const SolInstructionView *ix, const SolPubkey *key,
+                                                              const u8 *message, u16 message_len,
+                                                              const u8 signature[64]) {
+  SolEd25519Entry e;
+  if (!sol_ed25519_entry(ix, &e)) return SOL_ED25519_NO_MATCH;
+  if (e.message_len != message_len || !sol_bytes_eq(e.key, key->x, 32) || !sol_bytes_eq(e.message, message, message_len))
     return SOL_ED25519_NO_MATCH;
-  if (msg_len != message_len || !sol_bytes_eq(d + key_at, key->x, 32) || !sol_bytes_eq(d + msg_at, message, msg_len))
-    return SOL_ED25519_NO_MATCH;
-  return sol_bytes_eq(d + sig_at, signature, 64) ? SOL_ED25519_MATCH : SOL_ED25519_OTHER_SIGNATURE;
+  return sol_bytes_eq(e.signature, signature, 64) ? SOL_ED25519_MATCH : SOL_ED25519_OTHER_SIGNATURE;
 }
 
 /** Searches the whole transaction for a precompile instruction over (key, message); best result wins. */

@@ -9,7 +9,9 @@ import {
   getFulfillRandomnessInstructions,
   getInitNetworkInstructionAsync,
   getNetworkStateDecoder,
-  getRandomnessFulfilledEventDecoder,
+  getFulfillEventDecoder,
+  getFulfillV2Instruction,
+  getRequestEventDecoder,
   getRandomnessV2Decoder,
   getRequestV2InstructionAsync,
   signRandomness,
@@ -99,7 +101,7 @@ describe('local VRF oracle: configuration', () => {
 });
 
 describe('local VRF oracle: request_v2', () => {
-  it('creates a pending request for the seed, charges the fee to the treasury and emits RandomnessRequested', async () => {
+  it('creates a pending request for the seed, charges the fee to the treasury and emits ORAO\'s Request event', async () => {
     const seed = randomSeed();
     const treasuryBefore = balanceOf(chain, chain.treasury);
     const outcome = await request(seed);
@@ -116,8 +118,8 @@ describe('local VRF oracle: request_v2', () => {
 
     const event = outcome.logs.find((line) => line.startsWith('Program data: '));
     const bytes = getBase64Encoder().encode(event?.slice('Program data: '.length) ?? '');
-    expect(Array.from(bytes.slice(0, 8))).toEqual(Array.from(anchorDiscriminator('event', 'RandomnessRequested')));
-    expect(Array.from(bytes.slice(8, 40))).toEqual(Array.from(seed));
+    expect(Array.from(bytes.slice(0, 8))).toEqual(Array.from(anchorDiscriminator('event', 'Request')));
+    expect(getRequestEventDecoder().decode(bytes)).toMatchObject({ seed, client: chain.payer.address, paidWithSpl: false });
   });
 
   it('refuses an all-zero seed', async () => {
@@ -127,10 +129,10 @@ describe('local VRF oracle: request_v2', () => {
   it('refuses a seed already requested, pending or fulfilled', async () => {
     const seed = randomSeed();
     expect((await request(seed)).ok).toBe(true);
-    expect(errorNameOf(await request(seed))).toBe('seedInUse');
+    expect(errorNameOf(await request(seed))).toBe('seedAlreadyInUse');
     const fulfil = await getFulfillRandomnessInstructions({ authority: chain.fulfiller, request: await requestAccountOf(seed), seed });
     expect((await chain.runner.send(chain.payer, fulfil)).ok).toBe(true);
-    expect(errorNameOf(await request(seed))).toBe('seedInUse');
+    expect(errorNameOf(await request(seed))).toBe('seedAlreadyInUse');
   });
 
   it('refuses a payer who cannot cover the fee and the request rent, and charges nothing', async () => {
@@ -174,7 +176,7 @@ describe('local VRF oracle: request_v2', () => {
       { payer: chain.payer, treasury: chain.payer.address, seed: randomSeed() },
       { programAddress: chain.programAddress },
     );
-    expect(errorNameOf(await chain.runner.send(chain.payer, [ix]))).toBe('invalidTreasury');
+    expect(errorNameOf(await chain.runner.send(chain.payer, [ix]))).toBe('unknownTreasuryGiven');
   });
 
   it('refuses a request account that is not the PDA of the seed', async () => {
@@ -228,15 +230,13 @@ describe('local VRF oracle: fulfil', () => {
     expect(randomness).toEqual(await signRandomness(chain.fulfiller, seed));
     expect(await verifyRandomness(chain.fulfiller.address, seed, randomness)).toBe(true);
 
-    // RandomnessFulfilled names the authority that fulfilled, so offline verification needs only the event.
-    const fulfilledDiscriminator = Array.from(anchorDiscriminator('event', 'RandomnessFulfilled'));
+    // ORAO's Fulfill { seed, randomness } event, with Anchor's discriminator.
+    const fulfilledDiscriminator = Array.from(anchorDiscriminator('event', 'Fulfill'));
     const event = eventsOf(outcome.logs).find((bytes) => Array.from(bytes.slice(0, 8)).join() === fulfilledDiscriminator.join());
-    expect(event?.length).toBe(8 + 32 + 64 + 32);
-    const decoded = getRandomnessFulfilledEventDecoder().decode(event!);
+    expect(event?.length).toBe(8 + 32 + 64);
+    const decoded = getFulfillEventDecoder().decode(event!);
     expect(decoded.seed).toEqual(seed);
     expect(decoded.randomness).toEqual(randomness);
-    expect(decoded.authority).toBe(chain.fulfiller.address);
-    expect(await verifyRandomness(decoded.authority, decoded.seed, decoded.randomness)).toBe(true);
 
     // Offline verification fails for another authority, another seed, or altered randomness.
     const other = await generateKeyPairSigner();
@@ -250,7 +250,7 @@ describe('local VRF oracle: fulfil', () => {
   it('refuses a signer that is not a fulfilment authority, even with a valid signature', async () => {
     const impostor = await generateKeyPairSigner();
     const instructions = await getFulfillRandomnessInstructions({ authority: impostor, request: requestAddress, seed });
-    expect(errorNameOf(await chain.runner.send(chain.payer, instructions))).toBe('unauthorizedFulfiller');
+    expect(errorNameOf(await chain.runner.send(chain.payer, instructions))).toBe('unauthorizedFulfillmentAuthority');
     expect(readRequest(requestAddress).request.__kind).toBe('Pending');
   });
 
@@ -269,7 +269,7 @@ describe('local VRF oracle: fulfil', () => {
       { authority: chain.fulfiller, request: requestAddress, randomness: await signRandomness(chain.fulfiller, seed) },
       { programAddress: chain.programAddress },
     );
-    expect(errorNameOf(await chain.runner.send(chain.payer, [fulfill]))).toBe('missingSignatureVerification');
+    expect(errorNameOf(await chain.runner.send(chain.payer, [fulfill]))).toBe('missingEd25519SigVerifyInstruction');
   });
 
   it('refuses a precompile instruction verifying two signatures, even when one is the right one', async () => {
@@ -288,7 +288,7 @@ describe('local VRF oracle: fulfil', () => {
       // The precompile accepted both signatures (the failure is at the oracle's instruction, index 1) ...
       expect(outcome.failure?.instructionIndex).toBe(1);
       // ... and the oracle reads only the single-signature form.
-      expect(errorNameOf(outcome)).toBe('missingSignatureVerification');
+      expect(errorNameOf(outcome)).toBe('missingEd25519SigVerifyInstruction');
     }
     expect(readRequest(requestAddress).request.__kind).toBe('Pending');
   });
@@ -302,7 +302,7 @@ describe('local VRF oracle: fulfil', () => {
       message: otherSeed,
       signature,
     });
-    expect(errorNameOf(await chain.runner.send(chain.payer, [verifyOther, fulfill!]))).toBe('missingSignatureVerification');
+    expect(errorNameOf(await chain.runner.send(chain.payer, [verifyOther, fulfill!]))).toBe('missingEd25519SigVerifyInstruction');
   });
 
   it('refuses randomness that differs from the signature the precompile verified', async () => {
@@ -311,7 +311,7 @@ describe('local VRF oracle: fulfil', () => {
       { authority: chain.fulfiller, request: requestAddress, randomness: new Uint8Array(64).fill(7) },
       { programAddress: chain.programAddress },
     );
-    expect(errorNameOf(await chain.runner.send(chain.payer, [verify!, fulfill]))).toBe('randomnessMismatch');
+    expect(errorNameOf(await chain.runner.send(chain.payer, [verify!, fulfill]))).toBe('randomnessVerificationFailed');
   });
 
   it('refuses an account posing as the Instructions sysvar', async () => {
@@ -321,6 +321,28 @@ describe('local VRF oracle: fulfil', () => {
       { programAddress: chain.programAddress },
     );
     expect(errorNameOf(await chain.runner.send(chain.payer, [verify!, fulfill]))).toBe('invalidInstructionsSysvar');
+  });
+
+  it("accepts ORAO's fulfill_v2: no arguments, the randomness is the precompile's signature over the seed by a fulfilment authority", async () => {
+    const [verify] = await getFulfillRandomnessInstructions({ authority: chain.fulfiller, request: requestAddress, seed });
+    const fulfillV2 = (client: Address = chain.payer.address) =>
+      getFulfillV2Instruction({ payer: chain.payer, networkState: chain.networkState, request: requestAddress, client }, { programAddress: chain.programAddress });
+    // Without the precompile, with a stranger's signature over the seed, with an authority's over another message, or with another client.
+    expect(errorNameOf(await chain.runner.send(chain.payer, [fulfillV2()]))).toBe('missingEd25519SigVerifyInstruction');
+    const stranger = await generateKeyPairSigner();
+    const strangers = getEd25519VerifyInstruction({ publicKey: new Uint8Array(getAddressEncoder().encode(stranger.address)), message: seed, signature: await signRandomness(stranger, seed) });
+    expect(errorNameOf(await chain.runner.send(chain.payer, [strangers, fulfillV2()]))).toBe('unauthorizedFulfillmentAuthority');
+    const otherMessage = randomSeed();
+    const elsewhere = getEd25519VerifyInstruction({ publicKey: new Uint8Array(getAddressEncoder().encode(chain.fulfiller.address)), message: otherMessage, signature: await signRandomness(chain.fulfiller, otherMessage) });
+    expect(errorNameOf(await chain.runner.send(chain.payer, [elsewhere, fulfillV2()]))).toBe('invalidFulfillMessage');
+    expect(errorNameOf(await chain.runner.send(chain.payer, [verify!, fulfillV2(stranger.address)]))).toBe('invalidClient');
+    expect(readRequest(requestAddress).request.__kind).toBe('Pending');
+
+    const outcome = await chain.runner.send(chain.payer, [verify!, fulfillV2()]);
+    expect(outcome.ok, outcome.failure?.message).toBe(true);
+    const fulfilled = readRequest(requestAddress).request;
+    expect(fulfilled.__kind === 'Fulfilled' && Array.from(fulfilled.randomness)).toEqual(Array.from(await signRandomness(chain.fulfiller, seed)));
+    expect(errorNameOf(await chain.runner.send(chain.payer, [verify!, fulfillV2()]))).toBe('alreadyFulfilled');
   });
 
   it('refuses to fulfil a request twice', async () => {

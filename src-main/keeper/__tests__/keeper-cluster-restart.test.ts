@@ -2,7 +2,7 @@
  * The chain behind the keeper's URLs changes: localnet A stops and a fresh localnet B (new genesis: new
  * oracle treasury, new USDC mint, new keys) answers on the same URLs. The keeper reaches both through TCP
  * proxies (JSON-RPC and WebSocket) the test points at A, then at B. A keeper that kept A's config and
- * oracle had every request on B refused (the oracle's invalidTreasury) and let the wagers expire while
+ * oracle had every request on B refused (the oracle's unknownTreasuryGiven) and let the wagers expire while
  * its health looked fine; it must read them again and settle B's wagers. Real in-process localnets.
  */
 import { generateKeyPairSigner, type Address } from '@solana/kit';

@@ -13,7 +13,7 @@ import { createSignatureConfirmer } from '../../chain/signature-confirmer';
 import { TransactionFailedError, createTransactionSender } from '../../chain/transaction-sender';
 import { LOCALNET_ORACLE_FEE } from '../../localnet/genesis';
 import { ORACLE_ERROR__INSUFFICIENT_FUNDS, ORACLE_PROGRAM_ADDRESS } from '../../protocol/generated/oracle';
-import { WAGER_ERROR__PAUSED, WAGER_ERROR__INVALID_SLOT_HASH } from '../../protocol/generated/wager';
+import { WAGER_ERROR__TOO_MANY_ACCOUNTS, WAGER_ERROR__INVALID_SLOT_HASH } from '../../protocol/generated/wager';
 import { getExpireForWager, getRequestRandomnessForWager, getWagerDecoder, type Wager } from '../../protocol/wager';
 import type { Database } from '../../store/database';
 import { createEarningsLedger } from '../../store/earnings-ledger';
@@ -80,9 +80,9 @@ describe('naming a crank refusal by the program that raised it', () => {
     const bare = await getRequestRandomnessForWager({ caller, wagerAddress: wager, wager: account, oracle: oracleEndpoint(), slotHashes: await fetchSlotHashes(bed.rpc) });
 
     const error = await refusal(bare.instructions);
-    // The runtime reports the oracle's code on the wager's instruction; 6013 is the wager's `paused`.
+    // The runtime reports the oracle's code on the wager's instruction; 6002 is the wager's `tooManyAccounts`.
     expect(error.customCode).toBe(ORACLE_ERROR__INSUFFICIENT_FUNDS);
-    expect(ORACLE_ERROR__INSUFFICIENT_FUNDS).toBe(WAGER_ERROR__PAUSED);
+    expect(ORACLE_ERROR__INSUFFICIENT_FUNDS).toBe(WAGER_ERROR__TOO_MANY_ACCOUNTS);
     const code = `0x${ORACLE_ERROR__INSUFFICIENT_FUNDS.toString(16)}`;
     expect(error.logs).toContain(`Program ${ORACLE_PROGRAM_ADDRESS} failed: custom program error: ${code}`);
     expect(error.logs).toContain(`Program ${bed.parts.program} failed: custom program error: ${code}`);

@@ -1,6 +1,6 @@
 /**
  * The oracle's treasury changes under a running keeper (an operator's change on chain), with no RPC
- * outage to make the keeper look again. Its next request is refused by the oracle (invalidTreasury, named
+ * outage to make the keeper look again. Its next request is refused by the oracle (unknownTreasuryGiven, named
  * as the oracle's error, not the wager program's 6009 invalidPaytable); the keeper reads config and oracle
  * again before retrying, and the wager is requested and settled, the fee paid to the new treasury.
  * Real in-process localnet, no mocks.
@@ -63,7 +63,7 @@ describe('a keeper whose cached oracle treasury went stale', () => {
 
       // The first request was refused by the oracle, and the log names the oracle's error.
       const failures = logs.filter((line) => line.msg === 'request failed; retrying later');
-      expect(failures).toEqual([expect.objectContaining({ step: 'request', error: 'oracle invalidTreasury' })]);
+      expect(failures).toEqual([expect.objectContaining({ step: 'request', error: 'oracle unknownTreasuryGiven' })]);
       expect(logs).toContainEqual(
         expect.objectContaining({ msg: expect.stringContaining('the program config or the oracle changed'), now: expect.objectContaining({ treasury: newTreasury }) }),
       );

@@ -14,52 +14,60 @@ import {
 } from '@solana/kit';
 import { ORACLE_PROGRAM_ADDRESS } from '../programs';
 
-export const ORACLE_ERROR__INVALID_INSTRUCTION = 0x1770; // 6000
-export const ORACLE_ERROR__MISSING_ACCOUNTS = 0x1771; // 6001
-export const ORACLE_ERROR__MISSING_SIGNATURE = 0x1772; // 6002
-export const ORACLE_ERROR__ACCOUNT_NOT_WRITABLE = 0x1773; // 6003
-export const ORACLE_ERROR__INVALID_SYSTEM_PROGRAM = 0x1774; // 6004
-export const ORACLE_ERROR__INVALID_NETWORK_STATE = 0x1775; // 6005
-export const ORACLE_ERROR__NETWORK_ALREADY_INITIALIZED = 0x1776; // 6006
-export const ORACLE_ERROR__NOT_UPGRADE_AUTHORITY = 0x1777; // 6007
-export const ORACLE_ERROR__INVALID_AUTHORITIES = 0x1778; // 6008
-export const ORACLE_ERROR__INVALID_TREASURY = 0x1779; // 6009
-export const ORACLE_ERROR__ZERO_SEED = 0x177a; // 6010
-export const ORACLE_ERROR__INVALID_REQUEST_ACCOUNT = 0x177b; // 6011
-export const ORACLE_ERROR__SEED_IN_USE = 0x177c; // 6012
-export const ORACLE_ERROR__INSUFFICIENT_FUNDS = 0x177d; // 6013
-export const ORACLE_ERROR__UNAUTHORIZED_FULFILLER = 0x177e; // 6014
-export const ORACLE_ERROR__INVALID_INSTRUCTIONS_SYSVAR = 0x177f; // 6015
-export const ORACLE_ERROR__MISSING_SIGNATURE_VERIFICATION = 0x1780; // 6016
-export const ORACLE_ERROR__RANDOMNESS_MISMATCH = 0x1781; // 6017
-export const ORACLE_ERROR__INVALID_REQUEST_STATE = 0x1782; // 6018
-export const ORACLE_ERROR__ALREADY_FULFILLED = 0x1783; // 6019
-export const ORACLE_ERROR__UNSUPPORTED_RENT = 0x1784; // 6020
-export const ORACLE_ERROR__TOO_MANY_ACCOUNTS = 0x1785; // 6021
-export const ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT = 0x1786; // 6022
+export const ORACLE_ERROR__ZERO_SEED = 0x1770; // 6000
+export const ORACLE_ERROR__SEED_ALREADY_IN_USE = 0x1771; // 6001
+export const ORACLE_ERROR__INSUFFICIENT_FUNDS = 0x1772; // 6002
+export const ORACLE_ERROR__RANDOMNESS_VERIFICATION_FAILED = 0x1773; // 6003
+export const ORACLE_ERROR__SERIALIZATION_ERROR = 0x1774; // 6004
+export const ORACLE_ERROR__UNAUTHORIZED_FULFILLMENT_AUTHORITY = 0x1775; // 6005
+export const ORACLE_ERROR__INVALID_FULFILL_MESSAGE = 0x1776; // 6006
+export const ORACLE_ERROR__MISSING_ED25519_SIG_VERIFY_INSTRUCTION = 0x1777; // 6007
+export const ORACLE_ERROR__RANDOMNESS_COMBINATION_FAILED = 0x1778; // 6008
+export const ORACLE_ERROR__UNKNOWN_TREASURY_GIVEN = 0x1779; // 6009
+export const ORACLE_ERROR__INVALID_INSTRUCTION = 0x177a; // 6010
+export const ORACLE_ERROR__MISSING_ACCOUNTS = 0x177b; // 6011
+export const ORACLE_ERROR__MISSING_SIGNATURE = 0x177c; // 6012
+export const ORACLE_ERROR__ACCOUNT_NOT_WRITABLE = 0x177d; // 6013
+export const ORACLE_ERROR__INVALID_SYSTEM_PROGRAM = 0x177e; // 6014
+export const ORACLE_ERROR__INVALID_NETWORK_STATE = 0x177f; // 6015
+export const ORACLE_ERROR__NETWORK_ALREADY_INITIALIZED = 0x1780; // 6016
+export const ORACLE_ERROR__NOT_UPGRADE_AUTHORITY = 0x1781; // 6017
+export const ORACLE_ERROR__INVALID_AUTHORITIES = 0x1782; // 6018
+export const ORACLE_ERROR__INVALID_REQUEST_ACCOUNT = 0x1783; // 6019
+export const ORACLE_ERROR__INVALID_INSTRUCTIONS_SYSVAR = 0x1784; // 6020
+export const ORACLE_ERROR__INVALID_REQUEST_STATE = 0x1785; // 6021
+export const ORACLE_ERROR__ALREADY_FULFILLED = 0x1786; // 6022
+export const ORACLE_ERROR__UNSUPPORTED_RENT = 0x1787; // 6023
+export const ORACLE_ERROR__TOO_MANY_ACCOUNTS = 0x1788; // 6024
+export const ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT = 0x1789; // 6025
+export const ORACLE_ERROR__INVALID_CLIENT = 0x178a; // 6026
 
 export type OracleError =
   | typeof ORACLE_ERROR__ACCOUNT_NOT_WRITABLE
   | typeof ORACLE_ERROR__ALREADY_FULFILLED
   | typeof ORACLE_ERROR__INSUFFICIENT_FUNDS
   | typeof ORACLE_ERROR__INVALID_AUTHORITIES
+  | typeof ORACLE_ERROR__INVALID_CLIENT
+  | typeof ORACLE_ERROR__INVALID_FULFILL_MESSAGE
   | typeof ORACLE_ERROR__INVALID_INSTRUCTION
   | typeof ORACLE_ERROR__INVALID_INSTRUCTIONS_SYSVAR
   | typeof ORACLE_ERROR__INVALID_NETWORK_STATE
   | typeof ORACLE_ERROR__INVALID_REQUEST_ACCOUNT
   | typeof ORACLE_ERROR__INVALID_REQUEST_STATE
   | typeof ORACLE_ERROR__INVALID_SYSTEM_PROGRAM
-  | typeof ORACLE_ERROR__INVALID_TREASURY
   | typeof ORACLE_ERROR__MISSING_ACCOUNTS
+  | typeof ORACLE_ERROR__MISSING_ED25519_SIG_VERIFY_INSTRUCTION
   | typeof ORACLE_ERROR__MISSING_SIGNATURE
-  | typeof ORACLE_ERROR__MISSING_SIGNATURE_VERIFICATION
   | typeof ORACLE_ERROR__NETWORK_ALREADY_INITIALIZED
   | typeof ORACLE_ERROR__NOT_UPGRADE_AUTHORITY
-  | typeof ORACLE_ERROR__RANDOMNESS_MISMATCH
-  | typeof ORACLE_ERROR__SEED_IN_USE
+  | typeof ORACLE_ERROR__RANDOMNESS_COMBINATION_FAILED
+  | typeof ORACLE_ERROR__RANDOMNESS_VERIFICATION_FAILED
+  | typeof ORACLE_ERROR__SEED_ALREADY_IN_USE
+  | typeof ORACLE_ERROR__SERIALIZATION_ERROR
   | typeof ORACLE_ERROR__TOO_MANY_ACCOUNTS
   | typeof ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT
-  | typeof ORACLE_ERROR__UNAUTHORIZED_FULFILLER
+  | typeof ORACLE_ERROR__UNAUTHORIZED_FULFILLMENT_AUTHORITY
+  | typeof ORACLE_ERROR__UNKNOWN_TREASURY_GIVEN
   | typeof ORACLE_ERROR__UNSUPPORTED_RENT
   | typeof ORACLE_ERROR__ZERO_SEED;
 
@@ -70,25 +78,29 @@ if (process.env['NODE_ENV'] !== 'production') {
     [ORACLE_ERROR__ALREADY_FULFILLED]: `The request is already fulfilled`,
     [ORACLE_ERROR__INSUFFICIENT_FUNDS]: `The payer cannot cover the request fee and the request account's rent`,
     [ORACLE_ERROR__INVALID_AUTHORITIES]: `Between 1 and 8 non-zero fulfilment authorities are required`,
+    [ORACLE_ERROR__INVALID_CLIENT]: `The client account is not the request's client`,
+    [ORACLE_ERROR__INVALID_FULFILL_MESSAGE]: `Signature does not match the seed`,
     [ORACLE_ERROR__INVALID_INSTRUCTION]: `Unknown instruction or malformed instruction data`,
     [ORACLE_ERROR__INVALID_INSTRUCTIONS_SYSVAR]: `The instructions account is not the Instructions sysvar`,
     [ORACLE_ERROR__INVALID_NETWORK_STATE]: `Not this oracle's network configuration account`,
     [ORACLE_ERROR__INVALID_REQUEST_ACCOUNT]: `The request account is not the PDA of this seed`,
     [ORACLE_ERROR__INVALID_REQUEST_STATE]: `The request account is not a randomness request of this oracle`,
     [ORACLE_ERROR__INVALID_SYSTEM_PROGRAM]: `The System program account is not the System program`,
-    [ORACLE_ERROR__INVALID_TREASURY]: `The treasury is not the configured treasury`,
     [ORACLE_ERROR__MISSING_ACCOUNTS]: `The instruction needs a different number of accounts`,
+    [ORACLE_ERROR__MISSING_ED25519_SIG_VERIFY_INSTRUCTION]: `No Ed25519 instruction verifies a fulfilment authority's signature over the seed`,
     [ORACLE_ERROR__MISSING_SIGNATURE]: `A required signer did not sign`,
-    [ORACLE_ERROR__MISSING_SIGNATURE_VERIFICATION]: `No Ed25519 instruction verifies the authority's signature over the seed`,
     [ORACLE_ERROR__NETWORK_ALREADY_INITIALIZED]: `The network configuration already exists`,
     [ORACLE_ERROR__NOT_UPGRADE_AUTHORITY]: `init_network must be signed by the program's upgrade authority`,
-    [ORACLE_ERROR__RANDOMNESS_MISMATCH]: `The randomness is not the signature the Ed25519 instruction verified`,
-    [ORACLE_ERROR__SEED_IN_USE]: `A request for this seed already exists`,
+    [ORACLE_ERROR__RANDOMNESS_COMBINATION_FAILED]: `Failed to validate combined randomness (ORAO; not raised by the local oracle)`,
+    [ORACLE_ERROR__RANDOMNESS_VERIFICATION_FAILED]: `The randomness is not the signature the Ed25519 instruction verified`,
+    [ORACLE_ERROR__SEED_ALREADY_IN_USE]: `Another account is using the provided seed, so randomness can be predicted`,
+    [ORACLE_ERROR__SERIALIZATION_ERROR]: `Serialization error (ORAO; not raised by the local oracle)`,
     [ORACLE_ERROR__TOO_MANY_ACCOUNTS]: `More accounts were passed than the program reads`,
     [ORACLE_ERROR__TREASURY_NOT_RENT_EXEMPT]: `The request fee would leave the treasury below its rent-exempt minimum`,
-    [ORACLE_ERROR__UNAUTHORIZED_FULFILLER]: `The signer is not a fulfilment authority`,
+    [ORACLE_ERROR__UNAUTHORIZED_FULFILLMENT_AUTHORITY]: `Unauthorized fulfillment authority`,
+    [ORACLE_ERROR__UNKNOWN_TREASURY_GIVEN]: `The treasury is not the configured treasury`,
     [ORACLE_ERROR__UNSUPPORTED_RENT]: `The Rent sysvar has an exemption threshold other than 1 or 2`,
-    [ORACLE_ERROR__ZERO_SEED]: `The seed must not be all zeros`,
+    [ORACLE_ERROR__ZERO_SEED]: `Randomness seed cannot be zero`,
   };
 }
 

@@ -7,5 +7,6 @@
  */
 
 export * from './fulfill';
+export * from './fulfillV2';
 export * from './initNetwork';
 export * from './requestV2';

@@ -43,14 +43,18 @@ import {
 } from '../accounts';
 import {
   getFulfillInstructionAsync,
+  getFulfillV2InstructionAsync,
   getInitNetworkInstructionAsync,
   getRequestV2InstructionAsync,
   parseFulfillInstruction,
+  parseFulfillV2Instruction,
   parseInitNetworkInstruction,
   parseRequestV2Instruction,
   type FulfillAsyncInput,
+  type FulfillV2AsyncInput,
   type InitNetworkAsyncInput,
   type ParsedFulfillInstruction,
+  type ParsedFulfillV2Instruction,
   type ParsedInitNetworkInstruction,
   type ParsedRequestV2Instruction,
   type RequestV2AsyncInput,
@@ -97,6 +101,7 @@ export enum OracleInstruction {
   InitNetwork,
   RequestV2,
   Fulfill,
+  FulfillV2,
 }
 
 export function identifyOracleInstruction(
@@ -130,6 +135,15 @@ export function identifyOracleInstruction(
   ) {
     return OracleInstruction.Fulfill;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([164, 227, 237, 84, 112, 111, 147, 196])),
+      0,
+    )
+  ) {
+    return OracleInstruction.FulfillV2;
+  }
   throw new SolanaError(SOLANA_ERROR__PROGRAM_CLIENTS__FAILED_TO_IDENTIFY_INSTRUCTION, {
     instructionData: data,
     programName: 'oracle',
@@ -141,7 +155,8 @@ export type ParsedOracleInstruction<
 > =
   | ({ instructionType: OracleInstruction.InitNetwork } & ParsedInitNetworkInstruction<TProgram>)
   | ({ instructionType: OracleInstruction.RequestV2 } & ParsedRequestV2Instruction<TProgram>)
-  | ({ instructionType: OracleInstruction.Fulfill } & ParsedFulfillInstruction<TProgram>);
+  | ({ instructionType: OracleInstruction.Fulfill } & ParsedFulfillInstruction<TProgram>)
+  | ({ instructionType: OracleInstruction.FulfillV2 } & ParsedFulfillV2Instruction<TProgram>);
 
 export function parseOracleInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -159,6 +174,10 @@ export function parseOracleInstruction<TProgram extends string>(
     case OracleInstruction.Fulfill: {
       assertIsInstructionWithAccounts(instruction);
       return { instructionType: OracleInstruction.Fulfill, ...parseFulfillInstruction(instruction) };
+    }
+    case OracleInstruction.FulfillV2: {
+      assertIsInstructionWithAccounts(instruction);
+      return { instructionType: OracleInstruction.FulfillV2, ...parseFulfillV2Instruction(instruction) };
     }
     default:
       throw new SolanaError(SOLANA_ERROR__PROGRAM_CLIENTS__UNRECOGNIZED_INSTRUCTION_TYPE, {
@@ -189,6 +208,9 @@ export type OraclePluginInstructions = {
   fulfill: (
     input: FulfillAsyncInput,
   ) => ReturnType<typeof getFulfillInstructionAsync> & SelfPlanAndSendFunctions;
+  fulfillV2: (
+    input: FulfillV2AsyncInput,
+  ) => ReturnType<typeof getFulfillV2InstructionAsync> & SelfPlanAndSendFunctions;
 };
 
 export type OraclePluginPdas = {
@@ -212,6 +234,7 @@ export function oracleProgram() {
           initNetwork: (input) => addSelfPlanAndSendFunctions(client, getInitNetworkInstructionAsync(input)),
           requestV2: (input) => addSelfPlanAndSendFunctions(client, getRequestV2InstructionAsync(input)),
           fulfill: (input) => addSelfPlanAndSendFunctions(client, getFulfillInstructionAsync(input)),
+          fulfillV2: (input) => addSelfPlanAndSendFunctions(client, getFulfillV2InstructionAsync(input)),
         },
         pdas: { networkState: findNetworkStatePda, randomnessRequest: findRandomnessRequestPda },
       },

@@ -6,5 +6,5 @@
  * @see https://github.com/codama-idl/codama
  */
 
-export * from './randomnessFulfilledEvent';
-export * from './randomnessRequestedEvent';
+export * from './fulfillEvent';
+export * from './requestEvent';

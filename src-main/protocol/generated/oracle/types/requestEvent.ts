@@ -12,6 +12,8 @@ import {
   fixEncoderSize,
   getAddressDecoder,
   getAddressEncoder,
+  getBooleanDecoder,
+  getBooleanEncoder,
   getBytesDecoder,
   getBytesEncoder,
   getStructDecoder,
@@ -24,36 +26,42 @@ import {
   type ReadonlyUint8Array,
 } from '@solana/kit';
 
-export type RandomnessRequestedEvent = {
+export type RequestEvent = {
   discriminator: ReadonlyUint8Array;
   seed: ReadonlyUint8Array;
   client: Address;
+  /** Always false: the local oracle takes its fee in SOL. */
+  paidWithSpl: boolean;
 };
 
-export type RandomnessRequestedEventArgs = { seed: ReadonlyUint8Array; client: Address };
+export type RequestEventArgs = {
+  seed: ReadonlyUint8Array;
+  client: Address;
+  /** Always false: the local oracle takes its fee in SOL. */
+  paidWithSpl: boolean;
+};
 
-export function getRandomnessRequestedEventEncoder(): FixedSizeEncoder<RandomnessRequestedEventArgs> {
+export function getRequestEventEncoder(): FixedSizeEncoder<RequestEventArgs> {
   return transformEncoder(
     getStructEncoder([
       ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
       ['seed', fixEncoderSize(getBytesEncoder(), 32)],
       ['client', getAddressEncoder()],
+      ['paidWithSpl', getBooleanEncoder()],
     ]),
-    (value) => ({ ...value, discriminator: new Uint8Array([10, 64, 183, 29, 104, 63, 90, 149]) }),
+    (value) => ({ ...value, discriminator: new Uint8Array([55, 144, 56, 60, 240, 98, 131, 61]) }),
   );
 }
 
-export function getRandomnessRequestedEventDecoder(): FixedSizeDecoder<RandomnessRequestedEvent> {
+export function getRequestEventDecoder(): FixedSizeDecoder<RequestEvent> {
   return getStructDecoder([
     ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
     ['seed', fixDecoderSize(getBytesDecoder(), 32)],
     ['client', getAddressDecoder()],
+    ['paidWithSpl', getBooleanDecoder()],
   ]);
 }
 
-export function getRandomnessRequestedEventCodec(): FixedSizeCodec<
-  RandomnessRequestedEventArgs,
-  RandomnessRequestedEvent
-> {
-  return combineCodec(getRandomnessRequestedEventEncoder(), getRandomnessRequestedEventDecoder());
+export function getRequestEventCodec(): FixedSizeCodec<RequestEventArgs, RequestEvent> {
+  return combineCodec(getRequestEventEncoder(), getRequestEventDecoder());
 }

@@ -10,59 +10,44 @@ import {
   combineCodec,
   fixDecoderSize,
   fixEncoderSize,
-  getAddressDecoder,
-  getAddressEncoder,
   getBytesDecoder,
   getBytesEncoder,
   getStructDecoder,
   getStructEncoder,
   transformEncoder,
-  type Address,
   type FixedSizeCodec,
   type FixedSizeDecoder,
   type FixedSizeEncoder,
   type ReadonlyUint8Array,
 } from '@solana/kit';
 
-export type RandomnessFulfilledEvent = {
+export type FulfillEvent = {
   discriminator: ReadonlyUint8Array;
   seed: ReadonlyUint8Array;
   randomness: ReadonlyUint8Array;
-  /** The fulfilment authority whose signature over the seed is the randomness. */
-  authority: Address;
 };
 
-export type RandomnessFulfilledEventArgs = {
-  seed: ReadonlyUint8Array;
-  randomness: ReadonlyUint8Array;
-  /** The fulfilment authority whose signature over the seed is the randomness. */
-  authority: Address;
-};
+export type FulfillEventArgs = { seed: ReadonlyUint8Array; randomness: ReadonlyUint8Array };
 
-export function getRandomnessFulfilledEventEncoder(): FixedSizeEncoder<RandomnessFulfilledEventArgs> {
+export function getFulfillEventEncoder(): FixedSizeEncoder<FulfillEventArgs> {
   return transformEncoder(
     getStructEncoder([
       ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
       ['seed', fixEncoderSize(getBytesEncoder(), 32)],
       ['randomness', fixEncoderSize(getBytesEncoder(), 64)],
-      ['authority', getAddressEncoder()],
     ]),
-    (value) => ({ ...value, discriminator: new Uint8Array([61, 67, 128, 142, 15, 77, 223, 252]) }),
+    (value) => ({ ...value, discriminator: new Uint8Array([131, 245, 200, 252, 0, 46, 144, 45]) }),
   );
 }
 
-export function getRandomnessFulfilledEventDecoder(): FixedSizeDecoder<RandomnessFulfilledEvent> {
+export function getFulfillEventDecoder(): FixedSizeDecoder<FulfillEvent> {
   return getStructDecoder([
     ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
     ['seed', fixDecoderSize(getBytesDecoder(), 32)],
     ['randomness', fixDecoderSize(getBytesDecoder(), 64)],
-    ['authority', getAddressDecoder()],
   ]);
 }
 
-export function getRandomnessFulfilledEventCodec(): FixedSizeCodec<
-  RandomnessFulfilledEventArgs,
-  RandomnessFulfilledEvent
-> {
-  return combineCodec(getRandomnessFulfilledEventEncoder(), getRandomnessFulfilledEventDecoder());
+export function getFulfillEventCodec(): FixedSizeCodec<FulfillEventArgs, FulfillEvent> {
+  return combineCodec(getFulfillEventEncoder(), getFulfillEventDecoder());
 }
