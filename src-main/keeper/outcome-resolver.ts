@@ -13,8 +13,8 @@ import { decodeWagerEventsFromLogs, type WagerProgramEvent } from '../protocol/w
 
 export type WagerOutcome =
   /** `pending`: the payout is parked; `claimSignature`: it was delivered later by claim_payout. */
-  | { kind: 'settled'; signature: string; bucket: number; payout: bigint; pending: boolean; claimSignature?: string; request?: RequestTransaction }
-  | { kind: 'expired'; signature: string; request?: RequestTransaction }
+  | { kind: 'settled'; signature: string; slot: bigint; bucket: number; payout: bigint; pending: boolean; claimSignature?: string; request?: RequestTransaction; openSlot?: bigint }
+  | { kind: 'expired'; signature: string; slot: bigint; request?: RequestTransaction; openSlot?: bigint }
   | { kind: 'unknown' };
 
 export interface RequestTransaction {
@@ -58,6 +58,11 @@ export interface HistoryOptions {
   openSlot?: bigint;
   /** Transactions read before (the keeper keeps one per run). */
   cache?: TransactionEventCache;
+  /**
+   * Read back to the opening even when the outcome is known before (the Inspector's timeline wants the
+   * open slot): one more transaction read. The keeper knows its open slots and leaves this off.
+   */
+  throughOpening?: boolean;
 }
 
 /** The wager program's events of one transaction, or null while the RPC does not show it. */
@@ -105,16 +110,19 @@ async function walkOpening(
   wager: Address,
   program: Address,
   options: HistoryOptions,
-  handlers: { visit: (event: WagerProgramEvent, tx: WagerTransaction) => boolean; reset: () => void },
+  handlers: { visit: (event: WagerProgramEvent, tx: WagerTransaction) => boolean; reset: () => void; opened?: (openSlot: bigint) => void },
 ) {
   for await (const tx of wagerTransactions(rpc, wager, program, options.cache)) {
     for (const event of tx.events) {
       if (event.name === 'WagerOpened') {
-        if (options.openSlot === undefined || event.data.openSlot === options.openSlot) return;
+        if (options.openSlot === undefined || event.data.openSlot === options.openSlot) {
+          handlers.opened?.(event.data.openSlot);
+          return;
+        }
         handlers.reset(); // everything seen so far belongs to a wager opened later at this address
       } else if (handlers.visit(event, tx)) {
         // Without an open slot the first opening met is the one meant, so what was found is its.
-        if (options.openSlot === undefined) return;
+        if (options.openSlot === undefined && !options.throughOpening) return;
       }
     }
   }
@@ -124,6 +132,7 @@ export async function resolveWagerOutcome(rpc: Rpc<SolanaRpcApi>, wager: Address
   let claimSignature: string | undefined;
   let closing: WagerOutcome | undefined;
   let request: RequestTransaction | undefined;
+  let openSlot: bigint | undefined;
   // Newest first: a claim, then the settlement or expiry, then the request.
   await walkOpening(rpc, wager, program, options, {
     reset: () => {
@@ -133,17 +142,18 @@ export async function resolveWagerOutcome(rpc: Rpc<SolanaRpcApi>, wager: Address
     },
     visit: (event, { signature, slot }) => {
       if (event.name === 'PayoutClaimed') claimSignature ??= signature;
-      if (event.name === 'WagerExpired') closing ??= { kind: 'expired', signature };
+      if (event.name === 'WagerExpired') closing ??= { kind: 'expired', signature, slot };
       if (event.name === 'WagerSettled') {
         const { bucket, payout, pending } = event.data;
-        closing ??= { kind: 'settled', signature, bucket, payout, pending: pending === 1 && !claimSignature, ...(claimSignature ? { claimSignature } : {}) };
+        closing ??= { kind: 'settled', signature, slot, bucket, payout, pending: pending === 1 && !claimSignature, ...(claimSignature ? { claimSignature } : {}) };
       }
       if (event.name === 'WagerRandomnessRequested') request ??= { signature, slot };
       return closing !== undefined && (request !== undefined || closing.kind === 'expired');
     },
+    opened: (slot) => (openSlot = slot),
   });
   const found = closing as WagerOutcome | undefined; // assigned in the callbacks above
-  if (found) return { ...found, ...(request ? { request } : {}) };
+  if (found) return { ...found, ...(request ? { request } : {}), ...(openSlot !== undefined ? { openSlot } : {}) };
   return { kind: 'unknown' };
 }
 

@@ -62,12 +62,28 @@ export async function inspectWager(rpc: Rpc<SolanaRpcApi>, rpcUrl: string, wager
         : { kind: 'notAWager', owner: account.owner, message: `an account of program ${account.owner} that is not a wager of this service` };
       return { report: { wager: wagerAddress, found: looksLikeAWager ? 'a wager of another deployment' : 'an account that is not a wager of this service', owner: account.owner }, notAWager, slots: null };
     }
-    const outcome = await resolveWagerOutcome(rpc, wagerAddress, program);
+    const outcome = await resolveWagerOutcome(rpc, wagerAddress, program, { throughOpening: true });
+    // The slots the history shows, for the timeline: opening, request, and the settlement or expiry.
+    const slots =
+      outcome.kind === 'unknown'
+        ? {}
+        : {
+            ...(outcome.openSlot !== undefined ? { openSlot: Number(outcome.openSlot) } : {}),
+            ...(outcome.request ? { requestSlot: Number(outcome.request.slot) } : {}),
+          };
     const ended =
       outcome.kind === 'settled'
-        ? { ended: 'settled', bucket: outcome.bucket, payout: formatUsdcAmount(outcome.payout), settleSignature: outcome.signature, ...(outcome.claimSignature ? { deliveredBy: outcome.claimSignature } : {}) }
+        ? {
+            ended: 'settled',
+            bucket: outcome.bucket,
+            payout: formatUsdcAmount(outcome.payout),
+            settleSignature: outcome.signature,
+            settleSlot: Number(outcome.slot),
+            ...(outcome.claimSignature ? { deliveredBy: outcome.claimSignature } : {}),
+            ...slots,
+          }
         : outcome.kind === 'expired'
-          ? { ended: 'expired (the randomness never came; the stake stayed in the pool)', expireSignature: outcome.signature }
+          ? { ended: 'expired (the randomness never came; the stake stayed in the pool)', expireSignature: outcome.signature, expireSlot: Number(outcome.slot), ...slots }
           : { ended: 'unknown: no such wager, or its history is no longer available from this RPC' };
     const nothingHere: NotAWager | null =
       outcome.kind === 'unknown' ? { kind: 'nothingHere', message: 'no account at this address, and no wager of this service in its history (a typo, another cluster, or a history this RPC no longer keeps)' } : null;

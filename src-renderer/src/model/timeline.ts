@@ -21,13 +21,22 @@ export function timelineOf(view: InspectionView, currentSlot: number | null): Ti
     { label: `request window opens (open + ${REQUEST_DELAY_SLOTS})`, slot: windowOpens, state: at(windowOpens) },
   ];
   const status = String(view.report.status ?? view.report.ended ?? record?.state ?? '');
-  const requested = record?.requestedSlot ?? null;
+  /** A slot the chain's history gave the inspection (closed wagers): requestSlot, settleSlot, expireSlot. */
+  const reportSlot = (key: string) => (typeof view.report[key] === 'number' ? (view.report[key] as number) : null);
+  const requested = record?.requestedSlot ?? reportSlot('requestSlot');
   if (requested !== null || /Requested|PayoutPending|settled/.test(status)) entries.push({ label: 'randomness requested', slot: requested, state: 'done' });
   const fulfilled = record?.fulfilledSlot ?? null;
   if (fulfilled !== null || view.report.randomness === 'fulfilled' || /PayoutPending|settled/.test(status)) entries.push({ label: 'randomness fulfilled', slot: fulfilled, state: 'done' });
-  if (/settled/.test(status) || record?.state === 'settled' || /PayoutPending/.test(status)) entries.push({ label: /PayoutPending/.test(status) || record?.payoutPending ? 'settled (payout parked in escrow)' : 'settled', slot: null, state: 'done' });
-  else if (/expired/.test(status) || record?.state === 'expired') entries.push({ label: `expired (window closed at open + ${T_SETTLE_SLOTS})`, slot: expiry, state: 'done' });
+  if (/settled/.test(status) || record?.state === 'settled' || /PayoutPending/.test(status)) entries.push({ label: /PayoutPending/.test(status) || record?.payoutPending ? 'settled (payout parked in escrow)' : 'settled', slot: reportSlot('settleSlot'), state: 'done' });
+  else if (/expired/.test(status) || record?.state === 'expired') {
+    entries.push({ label: `expired (window closed at open + ${T_SETTLE_SLOTS})`, slot: expiry, state: 'done' });
+    const expired = reportSlot('expireSlot');
+    if (expired !== null) entries.push({ label: 'expire transaction', slot: expired, state: 'done' });
+  }
   else entries.push({ label: `window closes; unfulfilled wagers can be expired (open + ${T_SETTLE_SLOTS})`, slot: expiry, state: at(expiry + 1) });
   if (currentSlot !== null && view.slots) entries.push({ label: 'now', slot: currentSlot, state: 'now' });
-  return entries.sort((a, b) => (a.slot ?? Infinity) - (b.slot ?? Infinity) || 0);
+  // In slot order; a step whose slot is not known stays right after the step before it.
+  let previous = -Infinity;
+  const placed = entries.map((entry) => ({ entry, at: (previous = entry.slot ?? previous) }));
+  return placed.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
 }

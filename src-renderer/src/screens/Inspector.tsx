@@ -115,7 +115,15 @@ function Result({ view }: { view: InspectionView }) {
           {Object.entries(view.report).map(([key, value]) => (
             <div key={key} className="kv-row">
               <dt>{key}</dt>
-              <dd>{typeof value === 'string' && value.length >= 32 && !value.includes(' ') ? <Address value={value} label={`Copy ${key}`} full /> : String(value)}</dd>
+              <dd>
+                {typeof value === 'string' && value.length >= 32 && !value.includes(' ') ? (
+                  <Address value={value} label={`Copy ${key}`} full />
+                ) : typeof value === 'number' ? (
+                  value.toLocaleString('en-US')
+                ) : (
+                  String(value)
+                )}
+              </dd>
             </div>
           ))}
         </dl>

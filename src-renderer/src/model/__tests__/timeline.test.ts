@@ -28,6 +28,25 @@ describe('the slot timeline', () => {
     expect(entries.find((e) => e.label === 'randomness fulfilled')?.slot).toBe(104);
   });
 
+  it("shows a closed wager the keeper never tracked from the chain's history: open, request and settlement slots", () => {
+    const entries = timelineOf(view({ ended: 'settled', openSlot: 100, requestSlot: 103, settleSlot: 106 }, null, null), 300);
+    expect(entries.map((e) => [e.label, e.slot])).toEqual([
+      ['opened', 100],
+      ['request window opens (open + 2)', 102],
+      ['randomness requested', 103],
+      ['randomness fulfilled', null],
+      ['settled', 106],
+    ]);
+  });
+
+  it('shows when an expired wager was expired, after its window closed', () => {
+    const entries = timelineOf(view({ ended: 'expired (the randomness never came; the stake stayed in the pool)', openSlot: 100, requestSlot: 103, expireSlot: 260 }, null, null), 400);
+    expect(entries.slice(-2)).toEqual([
+      { label: 'expired (window closed at open + 150)', slot: 250, state: 'done' },
+      { label: 'expire transaction', slot: 260, state: 'done' },
+    ]);
+  });
+
   it('shows an expired wager ending at the window close', () => {
     const entries = timelineOf(view({ ended: 'expired (the randomness never came; the stake stayed in the pool)' }, { state: 'expired', openSlot: 100, expirySlot: 250, requestedSlot: 103, fulfilledSlot: null }, null), 400);
     expect(entries.at(-1)).toEqual({ label: 'expired (window closed at open + 150)', slot: 250, state: 'done' });
