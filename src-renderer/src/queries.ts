@@ -1,10 +1,11 @@
 /** The server data of the screens, as TanStack queries over the operator bridge (live events keep them fresh). */
 import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import type { OperatorBridge } from '../../src-main/operator/operator-interface';
 import type { EarningsRange } from './model/earnings';
 import { startOfLocalDay } from './model/format';
 import { indexQueue, type QueueIndex } from './model/queue';
+import { slotMs, type SlotSample } from './model/slot-clock';
 import type { ConnectionState } from './transport';
 
 export const BridgeContext = createContext<OperatorBridge | null>(null);
@@ -24,6 +25,16 @@ export const useHealth = () => {
   const bridge = useBridge();
   return useQuery({ queryKey: ['health'], queryFn: () => bridge.call('health', undefined) });
 };
+
+/** Milliseconds per slot on the watched cluster, measured from the health events since the screen opened. */
+export function useSlotPace(): { ms: number; measured: boolean } {
+  const health = useHealth().data;
+  const first = useRef<SlotSample | null>(null);
+  const last: SlotSample | null = health?.slot != null ? { slot: health.slot, atMs: health.checkedAt } : null;
+  // A new cluster (the slot went back) starts the measure again.
+  if (last && (!first.current || last.slot < first.current.slot)) first.current = last;
+  return slotMs(first.current, last);
+}
 
 /** Today starts at local midnight (computed here, in the operator's time zone). */
 export const useOverview = () => {

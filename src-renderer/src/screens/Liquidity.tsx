@@ -4,14 +4,15 @@ import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Address } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
-import { formatUsdc } from '../model/format';
-import { useBridge } from '../queries';
+import { formatDuration, formatUsdc } from '../model/format';
+import { useBridge, useSlotPace } from '../queries';
 
 const formatShares = (base: string) => formatUsdc(base).replace('USDC', 'shares');
 
 export function Liquidity() {
   const bridge = useBridge();
   const client = useQueryClient();
+  const pace = useSlotPace();
   const [owner, setOwner] = useState('');
   const [filter, setFilter] = useState<string | null>(null);
   const view = useQuery({ queryKey: ['liquidity', filter], queryFn: () => bridge.call('liquidity', { owner: filter }), refetchInterval: 3_000 });
@@ -50,7 +51,11 @@ export function Liquidity() {
           <section className="panel" aria-labelledby="epoch-title">
             <h2 id="epoch-title">Live epoch {data.epoch.epoch}</h2>
             <p>
-              Closes at slot {data.epoch.closeSlot.toLocaleString('en-US')} (now {data.epoch.currentSlot.toLocaleString('en-US')}).{' '}
+              Closes at slot {data.epoch.closeSlot.toLocaleString('en-US')} (now {data.epoch.currentSlot.toLocaleString('en-US')})
+              {data.epoch.closeSlot >= data.epoch.currentSlot
+                ? `, in about ${formatDuration((data.epoch.closeSlot - data.epoch.currentSlot + 1) * pace.ms)}${pace.measured ? '' : ' at 400 ms per slot'}`
+                : ''}
+              .{' '}
               {data.epoch.strikeable ? 'It can be struck now.' : `It cannot be struck yet: ${data.epoch.whyNot}.`}
             </p>
             <button type="button" className="primary" disabled={strike.isPending} aria-busy={strike.isPending} onClick={() => strike.mutate()}>
@@ -117,7 +122,8 @@ export function Liquidity() {
           </section>
           <section className="panel wide" aria-labelledby="history-title">
             <h2 id="history-title">Share price per struck epoch</h2>
-            <div className="chart" role="img" aria-label={`Share price over ${history.length} struck epochs`}>
+            {history.length === 0 && <p className="muted">No epoch struck with shares yet: the chart starts at the first strike.</p>}
+            <div className="chart" role="img" aria-label={`Share price over ${history.length} struck epoch${history.length === 1 ? '' : 's'}`}>
               {history.length > 0 && (
                 <ResponsiveContainer width="100%" height={200}>
                   <LineChart data={history} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
