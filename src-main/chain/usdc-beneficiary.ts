@@ -4,9 +4,8 @@
  * --beneficiary` and the x402 gateway.
  */
 import { getBase64Encoder, type Address, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstructionAsync, getTokenDecoder, getTokenSize, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-
-const SYSTEM_PROGRAM_ADDRESS = '11111111111111111111111111111111';
 
 /**
  * The USDC token account that receives the payout for `--beneficiary ADDRESS`, and the instruction that

@@ -63,10 +63,10 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
     } catch {
       return fail(c, 400, 'the body must be JSON: { "paytable": NAME, "amount": "1.00", "beneficiary": ADDRESS }');
     }
+    const paymentHeader = c.req.header('payment-signature') ?? c.req.header('x-payment');
     let order: WagerOrder;
     try {
       order = parseWagerOrder(body, offered, limits);
-      const paymentHeader = c.req.header('payment-signature') ?? c.req.header('x-payment');
       if (paymentHeader) {
         let transaction: unknown;
         try {
@@ -97,7 +97,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
       adapter,
       path: c.req.path,
       method: c.req.method,
-      paymentHeader: c.req.header('payment-signature') ?? c.req.header('x-payment'),
+      paymentHeader,
     };
     const result = await seller.processHTTPRequest(context);
     if (result.type === 'payment-error') {
@@ -138,7 +138,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
     // Fault injection for the crash test (docs/gateway.md): die between the payment and the wager, as a power cut would.
     if (process.env.WAGER_KEEPER_GATEWAY_FAULT === 'crash-after-payment') process.kill(process.pid, 'SIGKILL');
     try {
-      record = await purchase.finish(record, order);
+      record = await purchase.finish(record, order, { justRecorded: true });
     } catch (error) {
       log?.warn({ wager: record.wager, error: (error as Error).message }, 'wager not opened yet; retried in the background');
       return fail(c, 503, `your payment ${record.settlement} is recorded, but the wager could not be opened yet (${(error as Error).message}); the gateway retries: GET /wager/${record.wager}`, {

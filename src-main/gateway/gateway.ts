@@ -90,8 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     records,
   );
   // Callers pay into the gateway's USDC account: it must exist before the first 402 is answered.
-  const { usdcAccount } = await purchase.balances();
-  if (!(await rpc.getAccountInfo(usdcAccount, { encoding: 'base64', commitment: 'confirmed' }).send()).value)
+  if (!(await purchase.balances()).usdcAccountExists)
     await sender.send([await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer, mint: config.usdcMint, owner: signer.address })]);
   const seller = await createX402Seller({ rpcUrl: options.rpcUrl, network, signer, usdcMint: config.usdcMint });
   const app = createGatewayApp({ address: signer.address, network, usdcMint: config.usdcMint, offered, limits: options.limits, seller, purchase, records, keeper: options.keeper, log });

@@ -17,7 +17,7 @@ import {
 } from '@solana-program/token';
 import { TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
 import { beneficiaryAccount } from '../chain/usdc-beneficiary';
-import { customErrorName, type ErrorNamingPrograms } from '../protocol/program-errors';
+import { refusalName, type ErrorNamingPrograms } from '../protocol/program-errors';
 import { findWagerPda, getOpenWagerForApp } from '../protocol/wager';
 import { USDC_DECIMALS, formatUsdcAmount } from '../protocol/usdc-amount';
 import { OrderRefusal, type WagerOrder } from './gateway-order';
@@ -46,6 +46,8 @@ export interface Balances {
   lamports: bigint;
   usdc: bigint;
   usdcAccount: Address;
+  /** False until the gateway's USDC account is created (callers pay into it). */
+  usdcAccountExists: boolean;
 }
 
 export interface WagerPurchase {
@@ -58,12 +60,7 @@ export interface WagerPurchase {
    * Brings a recorded payment to its end: its wager opened (or found opened), or when it can no longer be
    * opened, the payment refunded to its payer. Throws only when the chain cannot be reached (retry later).
    */
-  finish(record: PaymentRecord, order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>): Promise<PaymentRecord>;
-}
-
-/** The refusal's name: a program's own error (PerWagerCap, Paused...) or the runtime's. */
-function refusalName(error: TransactionFailedError, programs: ErrorNamingPrograms): string {
-  return error.customCode === undefined ? error.message : customErrorName(error.failingProgram, error.customCode, programs);
+  finish(record: PaymentRecord, order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, options?: { justRecorded?: boolean }): Promise<PaymentRecord>;
 }
 
 export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords): WagerPurchase {
@@ -77,7 +74,7 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
       rpc.getAccountInfo(account, { encoding: 'base64', commitment: 'confirmed' }).send(),
     ]);
     const usdc = token ? getTokenDecoder().decode(getBase64Encoder().encode(token.data[0])).amount : 0n;
-    return { lamports, usdc, usdcAccount: account };
+    return { lamports, usdc, usdcAccount: account, usdcAccountExists: token !== null };
   };
 
   const openInstructions = async (order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, nonce: bigint): Promise<{ instructions: Instruction[]; wager: Address }> => {
@@ -137,10 +134,12 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
         throw error;
       }
     },
-    async finish(record, order) {
+    async finish(record, order, options = {}) {
       if (record.state !== 'paid') return record;
       const wager = record.wager as Address;
-      if (await wagerExisted(wager)) return records.markOpened(record.proof, null);
+      // A payment recorded a moment ago (its proof is new: the record's key) has opened nothing yet; only a
+      // payment left unfinished may have had its wager opened before the crash.
+      if (!options.justRecorded && (await wagerExisted(wager))) return records.markOpened(record.proof, null);
       try {
         const { instructions } = await openInstructions(order, BigInt(record.nonce));
         const { signature } = await chain.sender.send(instructions);

@@ -21,7 +21,7 @@ import {
 } from '@solana-program/token';
 import { TransactionFailedError } from '../chain/transaction-sender';
 import { beneficiaryAccount } from '../chain/usdc-beneficiary';
-import { customErrorName } from '../protocol/program-errors';
+import { refusalName } from '../protocol/program-errors';
 import { getOpenWagerForApp } from '../protocol/wager';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import type { LocalnetManifest } from './localnet';
@@ -71,8 +71,7 @@ export async function openLocalnetWager(options: OpenLocalnetWagerOptions): Prom
   if (simulation.err) {
     const failure = new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
     const programs = { wager: address(manifest.programs.wager), oracle: address(manifest.programs.oracle) };
-    const reason = failure.customCode === undefined ? failure.message : customErrorName(failure.failingProgram, failure.customCode, programs);
-    throw new Error(`the wager was not opened: ${reason}`);
+    throw new Error(`the wager was not opened: ${refusalName(failure, programs)}`);
   }
   await rpc.sendTransaction(wire, { encoding: 'base64' }).send();
   return { wager, beneficiary: beneficiary.account };

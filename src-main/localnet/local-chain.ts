@@ -5,7 +5,7 @@
  * status and lookup. Single node: every processed transaction is also confirmed and finalized.
  */
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { getTransferSolInstruction } from '@solana-program/system';
+import { SYSTEM_PROGRAM_ADDRESS, getTransferSolInstruction } from '@solana-program/system';
 import { epochAndSlotIndex, leaderScheduleEpoch } from './epoch-schedule';
 import {
   appendTransactionMessageInstruction,
@@ -39,7 +39,6 @@ const DEFAULT_SLOT_MS = 400;
 const HISTORY_LIMIT = 50_000;
 /** getRecentPrioritizationFees covers this many slots (a validator's prioritization fee cache). */
 const PRIORITY_FEE_SLOTS = 150n;
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 /**
  * The signatures of one address, oldest first, from `head` on: eviction steps `head` forward instead of
@@ -233,7 +232,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
     this.genesisSlot = this.svm.getClock().slot;
     this.setClockAt(this.genesisSlot, BigInt(Math.floor(Date.now() / 1000)), true);
-    this.svm.setAccount({ address: this.faucet.address, lamports: lamportsOf(FAUCET_LAMPORTS), data: new Uint8Array(), programAddress: SYSTEM_PROGRAM as Address, executable: false, space: 0n });
+    this.svm.setAccount({ address: this.faucet.address, lamports: lamportsOf(FAUCET_LAMPORTS), data: new Uint8Array(), programAddress: SYSTEM_PROGRAM_ADDRESS, executable: false, space: 0n });
     this.rememberBlockhash();
     if (!options.manualSlots) this.start();
   }
@@ -392,7 +391,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
       const account = this.svm.getAccount(key);
       lamports.push(account.exists ? account.lamports : 0n);
       // Only a token program's account holds tokens; a new one is created from nothing (System-owned or absent).
-      if (!account.exists || account.programAddress === SYSTEM_PROGRAM) tokenCandidates.add(index);
+      if (!account.exists || account.programAddress === SYSTEM_PROGRAM_ADDRESS) tokenCandidates.add(index);
       else if (isTokenProgram(account.programAddress)) {
         tokenCandidates.add(index);
         const balance = tokenBalanceOf(index, account, decimalsOf);

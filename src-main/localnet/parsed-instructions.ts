@@ -9,11 +9,11 @@
  * partially decoded; docs/localnet.md).
  */
 import { getBase58Decoder } from '@solana/kit';
-import { uiTokenAmount } from './spl-token-views';
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { isTokenProgram, uiTokenAmount } from './spl-token-views';
 
-export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
-const TOKEN_PROGRAMS = new Set(['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb']);
-const ASSOCIATED_TOKEN_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
+/** Memo v1 and v3 (no kept client package names them). */
 const MEMO_PROGRAMS = new Set(['Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo', 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr']);
 
 export interface InstructionToParse {
@@ -298,9 +298,9 @@ export function parseInstruction(instruction: InstructionToParse, keys: readonly
   if (accounts.some((index) => index >= keys.length)) return partiallyDecoded();
   const key = (position: number) => keys[accounts[position]!]!;
   try {
-    if (programId === SYSTEM_PROGRAM) return { program: 'system', programId, parsed: parseSystem(data, key, accounts.length), stackHeight };
-    if (TOKEN_PROGRAMS.has(programId)) return { program: 'spl-token', programId, parsed: parseToken(data, key, accounts.length), stackHeight };
-    if (programId === ASSOCIATED_TOKEN_PROGRAM) return { program: 'spl-associated-token-account', programId, parsed: parseAssociatedToken(data, key, accounts.length), stackHeight };
+    if (programId === SYSTEM_PROGRAM_ADDRESS) return { program: 'system', programId, parsed: parseSystem(data, key, accounts.length), stackHeight };
+    if (isTokenProgram(programId)) return { program: 'spl-token', programId, parsed: parseToken(data, key, accounts.length), stackHeight };
+    if (programId === ASSOCIATED_TOKEN_PROGRAM_ADDRESS) return { program: 'spl-associated-token-account', programId, parsed: parseAssociatedToken(data, key, accounts.length), stackHeight };
     if (MEMO_PROGRAMS.has(programId)) return { program: 'spl-memo', programId, parsed: new TextDecoder('utf-8', { fatal: true }).decode(data), stackHeight };
   } catch (error) {
     if (!(error instanceof NotParsable) && !(error instanceof TypeError)) throw error;

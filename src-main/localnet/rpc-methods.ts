@@ -280,11 +280,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     return withContext(value);
   };
 
-  const transactionJson = (record: TransactionRecord, encoding: unknown) => {
+  const transactionJson = (record: TransactionRecord, { transaction, writable }: DecodedTransaction, message: DecodedMessage, encoding: unknown) => {
     if (encoding === 'base64') return [getBase64Decoder().decode(record.wireTransaction), 'base64'];
     if (encoding === 'base58') return [getBase58Decoder().decode(record.wireTransaction), 'base58'];
-    const { transaction, writable } = chain.decode(record.wireTransaction);
-    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     if (encoding === 'jsonParsed') {
       // Agave's UiParsedMessage: account keys with their roles, instructions parsed where Agave parses them.
       const keys = message.staticAccounts as readonly string[];
@@ -482,8 +480,10 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       const config = typeof rawConfig === 'string' ? { encoding: rawConfig } : configOf(rawConfig);
       const record = chain.getTransaction(signature);
       if (!record) return null;
-      const { transaction } = record.wireTransaction.length ? chain.decode(record.wireTransaction) : { transaction: null };
-      const version = transaction ? getCompiledTransactionMessageDecoder().decode(transaction.messageBytes).version : 'legacy';
+      // Every record has its wire form (airdrops too): decoded once for the version and the answer.
+      const decoded = chain.decode(record.wireTransaction);
+      const message = getCompiledTransactionMessageDecoder().decode(decoded.transaction.messageBytes);
+      const version = message.version;
       if (version === 0 && config.maxSupportedTransactionVersion === undefined) {
         throw new RpcError(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
       }
@@ -492,7 +492,7 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         blockTime: record.blockTime,
         // Fix: a validator writes `version` only when the request set maxSupportedTransactionVersion.
         ...(config.maxSupportedTransactionVersion !== undefined ? { version } : {}),
-        transaction: transactionJson(record, config.encoding),
+        transaction: transactionJson(record, decoded, message, config.encoding),
         meta: {
           err: record.err,
           status: record.err === null ? { Ok: null } : { Err: record.err },
@@ -551,6 +551,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
 
 /** The first signature of a transaction's wire bytes, base58 (its id), without executing it. */
 const firstSignatureOf = (wire: Uint8Array) => getBase58Decoder().decode(wire.subarray(1, 65));
+
+/** A compiled message as kit's decoder gives it (with its lifetime token). */
+type DecodedMessage = ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>['decode']>;
 
 interface CompiledInstructionView {
   programAddressIndex: number;

@@ -25,7 +25,8 @@ import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
 import { inspectWager } from './wager-inspection';
 import { claimInstruction, readLiquidity, strikeInstruction } from './liquidity-view';
-import { WAGER_PROGRAM_ADDRESS, fetchConfig as fetchWagerConfig, findConfigPda } from '../protocol/wager';
+import { WAGER_PROGRAM_ADDRESS, findConfigPda } from '../protocol/wager';
+import { fetchConfig } from '../keeper/chain-view';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
@@ -804,7 +805,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
 /** The test USDC (or USDC) mint of the wager program's config on a cluster without a localnet manifest. */
 async function configUsdcMint(rpc: Rpc<SolanaRpcApi>, program: Address): Promise<Address> {
   const [config] = await findConfigPda({ programAddress: program });
-  return (await fetchWagerConfig(rpc, config)).data.usdcMint;
+  return (await fetchConfig(rpc, config)).usdcMint;
 }
 
 /** How long this keeper's waiting oracle requests have waited, from their request slot (or open slot). */

@@ -40,3 +40,8 @@ export function customErrorName(program: string | undefined, code: number, progr
   if (known) return program === programs.oracle ? `oracle ${known}` : known;
   return `${program ?? 'unknown program'} custom error ${code}`;
 }
+
+/** A failed transaction's refusal in words: its raising program's error name, else the runtime's message. */
+export function refusalName(failure: { customCode?: number; failingProgram?: string; message: string }, programs: ErrorNamingPrograms): string {
+  return failure.customCode === undefined ? failure.message : customErrorName(failure.failingProgram, failure.customCode, programs);
+}

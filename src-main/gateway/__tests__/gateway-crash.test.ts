@@ -5,7 +5,6 @@
  * the payment to its payer; in both cases once, and the record says which.
  */
 import { generateKeyPairSigner, type Address } from '@solana/kit';
-import { getCreateAssociatedTokenIdempotentInstructionAsync, getTransferCheckedInstruction } from '@solana-program/token';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { keeperTestbed, sendInstructions, usdcAccountOf } from '../../keeper/__tests__/keeper-test-helpers';
+import { giveUsdc, keeperTestbed, sendInstructions, usdcAccountOf } from '../../keeper/__tests__/keeper-test-helpers';
 import { getSetPausedInstructionAsync, getWagerDecoder } from '../../protocol/wager';
 import { generateKeypairWithBytes, keypairFromBytes } from '../../secrets/keypair-bytes';
 import { localnetX402Client } from '../localnet-payer';
@@ -24,13 +23,7 @@ const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..',
 const bed = keeperTestbed({ prefix: 'gateway-crash-' });
 const USDC = 1_000_000n;
 
-async function fundUsdc(owner: Address, amount: bigint) {
-  const { app, mint } = bed.parts;
-  await sendInstructions(bed.rpc, app, [
-    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint, owner }),
-    getTransferCheckedInstruction({ source: await usdcAccountOf(mint, app.address), mint, destination: await usdcAccountOf(mint, owner), authority: app, amount, decimals: 6 }),
-  ]);
-}
+const fundUsdc = (owner: Address, amount: bigint) => giveUsdc(bed.rpc, bed.parts, owner, amount);
 
 async function usdcBalance(owner: Address): Promise<bigint> {
   const { value } = await bed.rpc.getTokenAccountBalance(await usdcAccountOf(bed.parts.mint, owner), { commitment: 'confirmed' }).send();

@@ -12,7 +12,6 @@ import {
   getMintSize,
   getMintToInstruction,
   getTokenDecoder,
-  getTransferCheckedInstruction,
 } from '@solana-program/token';
 import { x402Client } from '@x402/core/client';
 import type { Network, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
@@ -20,7 +19,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenPublicApi, type PublicApiServer } from '../../api/public-api';
-import { keeperTestbed, sendInstructions, usdcAccountOf, waitFor } from '../../keeper/__tests__/keeper-test-helpers';
+import { giveUsdc, keeperTestbed, sendInstructions, usdcAccountOf, waitFor } from '../../keeper/__tests__/keeper-test-helpers';
 import type { Keeper } from '../../keeper/keeper';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { getSetPausedInstructionAsync } from '../../protocol/wager';
@@ -39,14 +38,7 @@ async function usdcBalance(account: Address): Promise<bigint> {
   return value ? getTokenDecoder().decode(getBase64Encoder().encode(value.data[0])).amount : 0n;
 }
 
-/** Gives `owner` a USDC account holding `amount`, from the localnet's dev app key. */
-async function fundUsdc(owner: Address, amount: bigint) {
-  const { app, mint } = bed.parts;
-  await sendInstructions(bed.rpc, app, [
-    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint, owner }),
-    getTransferCheckedInstruction({ source: await usdcAccountOf(mint, app.address), mint, destination: await usdcAccountOf(mint, owner), authority: app, amount, decimals: 6 }),
-  ]);
-}
+const fundUsdc = (owner: Address, amount: bigint) => giveUsdc(bed.rpc, bed.parts, owner, amount);
 
 async function runGateway(options: { dbName?: string; fee?: bigint } = {}): Promise<{ gateway: Gateway; url: string }> {
   const gateway = await startGateway({

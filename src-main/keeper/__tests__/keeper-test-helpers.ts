@@ -25,6 +25,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstructionAsync,
+  getTransferCheckedInstruction,
 } from '@solana-program/token';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -240,6 +241,14 @@ export async function freshBeneficiary(rpc: LocalRpc, mint: Address, payer: KeyP
   const owner = await generateKeyPairSigner();
   await sendInstructions(rpc, payer, [await getCreateAssociatedTokenIdempotentInstructionAsync({ payer, mint, owner: owner.address })]);
   return { owner, usdc: await usdcAccountOf(mint, owner.address) };
+}
+
+/** Gives `owner` a USDC account holding `amount` (base units) from the localnet's dev app key. */
+export async function giveUsdc(rpc: LocalRpc, { app, mint }: Pick<LocalnetParts, 'app' | 'mint'>, owner: Address, amount: bigint): Promise<void> {
+  await sendInstructions(rpc, app, [
+    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint, owner }),
+    getTransferCheckedInstruction({ source: await usdcAccountOf(mint, app.address), mint, destination: await usdcAccountOf(mint, owner), authority: app, amount, decimals: 6 }),
+  ]);
 }
 
 let nonceCounter = 0n;
