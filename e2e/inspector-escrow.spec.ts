@@ -49,7 +49,7 @@ test("shows a PayoutPending wager's escrow, then delivers it with Claim payout n
     await page.getByRole('link', { name: 'Inspector' }).click();
     await page.getByRole('textbox', { name: 'Wager address' }).fill(wager);
     await page.getByRole('button', { name: 'Inspect' }).click();
-    await expect(page.getByText(/^Settled, payout parked in escrow: 1\.96\d* waiting in the escrow/)).toBeVisible();
+    await expect(page.getByText(/^Settled, payout parked in escrow: 1\.96\d* USDC waiting in the escrow/)).toBeVisible();
     await expect(page.getByText(/must be made able to receive \(reopened or thawed\)/)).toBeVisible();
     await attachScreenshot(page, testInfo, 'inspector-payout-pending');
 

@@ -18,6 +18,9 @@ const explorerUrl = (cluster: ClusterName | undefined, signature: string) =>
     ? `https://explorer.solana.com/tx/${signature}${cluster === 'mainnet-beta' ? '' : `?cluster=${cluster}`}`
     : null;
 
+/** Report fields that are USDC amounts (the shared inspection writes them as plain decimals). */
+const USDC_FIELDS = new Set(['stake', 'maxPayout', 'payout', 'payoutDue']);
+
 const SIGNATURE_FIELDS = ['requestSignature', 'settleSignature', 'expireSignature', 'claimSignature'] as const;
 const SIGNATURE_NAMES: Record<(typeof SIGNATURE_FIELDS)[number], string> = {
   requestSignature: 'request transaction',
@@ -32,7 +35,8 @@ function Outcome({ view }: { view: InspectionView }) {
   if (report.status === 'PayoutPending' || record?.payoutPending)
     return (
       <p className="warn">
-        Settled, payout parked in escrow: {String(report.parkedPayout ?? formatUsdc(record?.payout ?? null))}. The beneficiary&apos;s USDC account cannot receive now
+        Settled, payout parked in escrow:{' '}
+        {typeof report.parkedPayout === 'string' ? report.parkedPayout.replace(/^([\d.]+)/, '$1 USDC') : formatUsdc(record?.payout ?? null)}. The beneficiary&apos;s USDC account cannot receive now
         (closed, frozen or not a USDC account): it must be made able to receive (reopened or thawed); the keeper then delivers the payout (claim_payout, retried
         with a growing pause), or press Claim payout now once it can.
       </p>
@@ -118,6 +122,8 @@ function Result({ view }: { view: InspectionView }) {
               <dd>
                 {typeof value === 'string' && value.length >= 32 && !value.includes(' ') ? (
                   <Address value={value} label={`Copy ${key}`} full />
+                ) : typeof value === 'string' && USDC_FIELDS.has(key) ? (
+                  `${value} USDC`
                 ) : typeof value === 'number' ? (
                   value.toLocaleString('en-US')
                 ) : (
