@@ -81,7 +81,24 @@ export const ORACLE_ERRORS = [
   ['invalidClient', 6026, "The client account is not the request's client"],
 ] as const;
 
-const networkPdaDefault = () => pdaValueNode(pdaLinkNode('networkState'), []);
+const networkStatePda = () =>
+  pdaNode({
+    name: 'networkState',
+    seeds: [constantPdaSeedNodeFromString('utf8', 'orao-vrf-network-configuration')],
+    docs: ['The network configuration: authority, treasury, fee and fulfilment authorities.'],
+  });
+const randomnessRequestPda = () =>
+  pdaNode({
+    name: 'randomnessRequest',
+    seeds: [
+      constantPdaSeedNodeFromString('utf8', 'orao-vrf-randomness-request'),
+      variablePdaSeedNode('seed', bytes32(), ['The 32-byte request seed.']),
+    ],
+  });
+// Why inline PDA nodes (not links) as instruction defaults: Codama derives an inline PDA under the
+// instruction's own program address, a linked one under the IDL's constant id. The oracle also runs at
+// ORAO's address (a bare localnet), where the constant would derive the wrong accounts.
+const networkPdaDefault = () => pdaValueNode(networkStatePda(), []);
 /** Builds the oracle's Codama root node. */
 export function createOracleIdl(): RootNode {
   const program = programNode({
@@ -90,20 +107,7 @@ export function createOracleIdl(): RootNode {
     version: '0.1.0',
     origin: 'anchor',
     docs: ['Local VRF oracle implementing the ORAO VRF v2 interface subset the wager program uses.'],
-    pdas: [
-      pdaNode({
-        name: 'networkState',
-        seeds: [constantPdaSeedNodeFromString('utf8', 'orao-vrf-network-configuration')],
-        docs: ['The network configuration: authority, treasury, fee and fulfilment authorities.'],
-      }),
-      pdaNode({
-        name: 'randomnessRequest',
-        seeds: [
-          constantPdaSeedNodeFromString('utf8', 'orao-vrf-randomness-request'),
-          variablePdaSeedNode('seed', bytes32(), ['The 32-byte request seed.']),
-        ],
-      }),
-    ],
+    pdas: [networkStatePda(), randomnessRequestPda()],
     accounts: [
       accountNode({
         name: 'networkState',
@@ -207,7 +211,7 @@ export function createOracleIdl(): RootNode {
             name: 'request',
             isWritable: true,
             isSigner: false,
-            defaultValue: pdaValueNode(pdaLinkNode('randomnessRequest'), [pdaSeedValueNode('seed', argumentValueNode('seed'))]),
+            defaultValue: pdaValueNode(randomnessRequestPda(), [pdaSeedValueNode('seed', argumentValueNode('seed'))]),
           }),
           systemProgramAccount(),
         ],

@@ -36,7 +36,7 @@ export async function runOracleDemo(): Promise<OracleDemoResult> {
   const seed = crypto.getRandomValues(new Uint8Array(32));
   const requested = await runner.sendOrThrow(payer, [await getRequestV2InstructionAsync({ payer, treasury, seed }, { programAddress })]);
   const [request] = await findRandomnessRequestPda({ seed }, { programAddress });
-  const fulfilled = await runner.sendOrThrow(payer, await getFulfillRandomnessInstructions({ authority: fulfiller, request, seed }));
+  const fulfilled = await runner.sendOrThrow(payer, await getFulfillRandomnessInstructions({ authority: fulfiller, request, seed, oracleProgram: programAddress }));
 
   const account = runner.svm.getAccount(request);
   const state = getRandomnessV2Decoder().decode(account.exists ? account.data : new Uint8Array());

@@ -61,7 +61,7 @@ export function startOracleFulfiller(chain: LocalChain, options: OracleFulfiller
   };
 
   const fulfil = async (request: Address, seed: Uint8Array) => {
-    const instructions = await getFulfillRandomnessInstructions({ authority: options.authority, request, seed });
+    const instructions = await getFulfillRandomnessInstructions({ authority: options.authority, request, seed, oracleProgram: options.oracleProgram });
     const { blockhash, lastValidBlockHeight } = chain.latestBlockhash();
     const message = pipe(
       createTransactionMessage({ version: 0 }),

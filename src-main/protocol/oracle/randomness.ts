@@ -54,12 +54,17 @@ export interface FulfillRandomnessInput {
   seed: Uint8Array;
   /** Defaults to the authority's signature over the seed (the only value the oracle accepts). */
   randomness?: Uint8Array;
+  /** The oracle's program id (default: the local oracle's), e.g. ORAO's address on a bare localnet. */
+  oracleProgram?: Address;
 }
 
 /** The two instructions that fulfil a request: the Ed25519 precompile check, then the oracle's fulfill. */
 export async function getFulfillRandomnessInstructions(input: FulfillRandomnessInput): Promise<Instruction[]> {
   const randomness = input.randomness ?? (await signRandomness(input.authority, input.seed));
   const publicKey = new Uint8Array(getAddressEncoder().encode(input.authority.address));
-  const fulfill = await getFulfillInstructionAsync({ authority: input.authority, request: input.request, randomness });
+  const fulfill = await getFulfillInstructionAsync(
+    { authority: input.authority, request: input.request, randomness },
+    input.oracleProgram ? { programAddress: input.oracleProgram } : undefined,
+  );
   return [getEd25519VerifyInstruction({ publicKey, message: input.seed, signature: randomness }), fulfill];
 }

@@ -12,8 +12,10 @@ import {
   fixEncoderSize,
   getBytesDecoder,
   getBytesEncoder,
+  getProgramDerivedAddress,
   getStructDecoder,
   getStructEncoder,
+  getUtf8Encoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
   SolanaError,
   transformEncoder,
@@ -33,7 +35,6 @@ import {
   type WritableAccount,
 } from '@solana/kit';
 import { getAccountMetaFactory, type ResolvedInstructionAccount } from '@solana/kit/program-client-core';
-import { findNetworkStatePda } from '../pdas';
 import { ORACLE_PROGRAM_ADDRESS } from '../programs';
 
 export const FULFILL_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([143, 2, 52, 206, 174, 164, 247, 72]);
@@ -139,7 +140,10 @@ export async function getFulfillInstructionAsync<
 
   // Resolve default values.
   if (!accounts.networkState.value) {
-    accounts.networkState.value = await findNetworkStatePda();
+    accounts.networkState.value = await getProgramDerivedAddress({
+      programAddress,
+      seeds: [getUtf8Encoder().encode('orao-vrf-network-configuration')],
+    });
   }
   if (!accounts.instructions.value) {
     accounts.instructions.value =

@@ -12,8 +12,10 @@ import {
   fixEncoderSize,
   getBytesDecoder,
   getBytesEncoder,
+  getProgramDerivedAddress,
   getStructDecoder,
   getStructEncoder,
+  getUtf8Encoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
   SolanaError,
   transformEncoder,
@@ -33,7 +35,6 @@ import {
   type WritableSignerAccount,
 } from '@solana/kit';
 import { getAccountMetaFactory, type ResolvedInstructionAccount } from '@solana/kit/program-client-core';
-import { findNetworkStatePda } from '../pdas';
 import { ORACLE_PROGRAM_ADDRESS } from '../programs';
 
 export const FULFILL_V2_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([
@@ -159,7 +160,10 @@ export async function getFulfillV2InstructionAsync<
       'Sysvar1nstructions1111111111111111111111111' as Address<'Sysvar1nstructions1111111111111111111111111'>;
   }
   if (!accounts.networkState.value) {
-    accounts.networkState.value = await findNetworkStatePda();
+    accounts.networkState.value = await getProgramDerivedAddress({
+      programAddress,
+      seeds: [getUtf8Encoder().encode('orao-vrf-network-configuration')],
+    });
   }
   if (!accounts.systemProgram.value) {
     accounts.systemProgram.value =

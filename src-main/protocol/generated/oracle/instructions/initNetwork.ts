@@ -16,10 +16,12 @@ import {
   getArrayEncoder,
   getBytesDecoder,
   getBytesEncoder,
+  getProgramDerivedAddress,
   getStructDecoder,
   getStructEncoder,
   getU64Decoder,
   getU64Encoder,
+  getUtf8Encoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
   SolanaError,
   transformEncoder,
@@ -39,7 +41,6 @@ import {
   type WritableSignerAccount,
 } from '@solana/kit';
 import { getAccountMetaFactory, type ResolvedInstructionAccount } from '@solana/kit/program-client-core';
-import { findNetworkStatePda } from '../pdas';
 import { ORACLE_PROGRAM_ADDRESS } from '../programs';
 
 export const INIT_NETWORK_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([
@@ -172,7 +173,10 @@ export async function getInitNetworkInstructionAsync<
 
   // Resolve default values.
   if (!accounts.networkState.value) {
-    accounts.networkState.value = await findNetworkStatePda();
+    accounts.networkState.value = await getProgramDerivedAddress({
+      programAddress,
+      seeds: [getUtf8Encoder().encode('orao-vrf-network-configuration')],
+    });
   }
   if (!accounts.systemProgram.value) {
     accounts.systemProgram.value =

@@ -12,8 +12,10 @@ import {
   fixEncoderSize,
   getBytesDecoder,
   getBytesEncoder,
+  getProgramDerivedAddress,
   getStructDecoder,
   getStructEncoder,
+  getUtf8Encoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
   SolanaError,
   transformEncoder,
@@ -37,7 +39,6 @@ import {
   getNonNullResolvedInstructionInput,
   type ResolvedInstructionAccount,
 } from '@solana/kit/program-client-core';
-import { findNetworkStatePda, findRandomnessRequestPda } from '../pdas';
 import { ORACLE_PROGRAM_ADDRESS } from '../programs';
 
 export const REQUEST_V2_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([
@@ -158,11 +159,18 @@ export async function getRequestV2InstructionAsync<
 
   // Resolve default values.
   if (!accounts.networkState.value) {
-    accounts.networkState.value = await findNetworkStatePda();
+    accounts.networkState.value = await getProgramDerivedAddress({
+      programAddress,
+      seeds: [getUtf8Encoder().encode('orao-vrf-network-configuration')],
+    });
   }
   if (!accounts.request.value) {
-    accounts.request.value = await findRandomnessRequestPda({
-      seed: getNonNullResolvedInstructionInput('seed', args.seed),
+    accounts.request.value = await getProgramDerivedAddress({
+      programAddress,
+      seeds: [
+        getUtf8Encoder().encode('orao-vrf-randomness-request'),
+        fixEncoderSize(getBytesEncoder(), 32).encode(getNonNullResolvedInstructionInput('seed', args.seed)),
+      ],
     });
   }
   if (!accounts.systemProgram.value) {
