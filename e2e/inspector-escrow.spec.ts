@@ -21,6 +21,7 @@ test("shows a PayoutPending wager's escrow, then delivers it with Claim payout n
   test.setTimeout(240_000);
   const { rpcUrl } = serve.ready;
   const manifest = await fetchLocalnetManifest(rpcUrl);
+  if (manifest.bare) throw new Error('serve runs a full localnet, not a bare one');
   const rpc = createSolanaRpc(rpcUrl);
   const call = operatorApi(serve.ready.console);
   const app = await keypairFromBytes(manifest.devKeys.app.keypair);

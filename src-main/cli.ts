@@ -14,10 +14,12 @@ Commands:
       signature over the seed: offline against --authority, or against each fulfilment authority of the
       oracle's NetworkState read from --rpc (the local oracle's program unless --oracle-program).
       Prints {"valid":true|false} (with --rpc, the "authority" that signed); exits 1 when invalid.
-  localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE]
+  localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE] [--bare]
       Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on --ws-port, by default
       the RPC port + 1) with both programs, a test USDC mint, paytables, pool liquidity and funded dev keys;
       prints one JSON line {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM/SIGHUP.
+      --bare: a cluster like a fresh devnet instead: the SPL programs and the oracle at ORAO VRF's address
+      (VRFzZoJdhFWL8rkvu87LpKM3RbcVezpMEc6X5GVDr7y), fulfilling requests; none of our programs, no mint, no dev keys.
   open [--rpc http://127.0.0.1:8899] --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
       Opens a wager on a localnet with its dev app key; prints {"wager":"<address>","beneficiary":"<address>"}.
       --beneficiary: a USDC token account, or a wallet (its associated USDC account is used, created if missing).

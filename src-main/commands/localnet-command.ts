@@ -1,4 +1,4 @@
-/** `wager-keeper localnet`: the chain alone, RPC and WebSocket like a test validator. */
+/** `wager-keeper localnet`: the chain alone, RPC and WebSocket like a test validator (`--bare`: like a fresh devnet). */
 import { startLocalnet } from '../localnet/localnet';
 import { integerFlag, parseFlags, portFlag } from './cli-flags';
 import { listenError } from './keeper-runtime';
@@ -20,6 +20,7 @@ export const LOCALNET_OPTIONS = {
   'oracle-delay-slots': { type: 'string' },
   'oracle-stalled': { type: 'boolean', default: false },
   manifest: { type: 'string' },
+  bare: { type: 'boolean', default: false },
 } as const;
 
 export async function localnetCommand(args: string[]): Promise<number> {
@@ -33,6 +34,7 @@ export async function localnetCommand(args: string[]): Promise<number> {
     oracleDelaySlots: integerFlag('oracle-delay-slots', values['oracle-delay-slots'], 0, 1),
     oracleStalled: values['oracle-stalled'],
     manifestPath: values.manifest,
+    bare: values.bare,
   }).catch((error: unknown) => {
     throw localnetListenError(error, rpcPort, wsPort);
   });

@@ -31,18 +31,26 @@ export async function bootstrapLocalOracle(runner: LiteSvmRunner, config: LocalO
     authority: config.payer,
     bytes: await readProgramBytes('oracle'),
   });
+  return initOracleNetwork(runner, program.address, config);
+}
+
+/**
+ * Creates the network configuration of the oracle deployed at `programAddress` (wherever it was put),
+ * signed by `config.payer`, which must be the program's upgrade authority.
+ */
+export async function initOracleNetwork(runner: LiteSvmRunner, programAddress: Address, config: LocalOracleConfig): Promise<LocalOracle> {
   const initNetwork = await getInitNetworkInstructionAsync(
     {
       payer: config.payer,
-      programData: await findProgramDataAddress(program.address),
+      programData: await findProgramDataAddress(programAddress),
       requestFee: config.requestFee,
       authority: config.payer.address,
       treasury: config.treasury,
       fulfillmentAuthorities: [...config.fulfillmentAuthorities],
     },
-    { programAddress: program.address },
+    { programAddress },
   );
   await runner.sendOrThrow(config.payer, [initNetwork]);
-  const [networkState] = await findNetworkStatePda({ programAddress: program.address });
-  return { programAddress: program.address, networkState };
+  const [networkState] = await findNetworkStatePda({ programAddress });
+  return { programAddress, networkState };
 }

@@ -32,7 +32,7 @@ export interface Genesis {
   usdcMint: Address;
   pool: Address;
   shareMint: Address;
-  oracle: { networkState: Address; treasury: Address; fulfilmentAuthority: Address };
+  oracle: { networkState: Address; treasury: Address; fulfilmentAuthority: Address; requestFee: bigint };
   paytables: (PaytableDefinition & { address: Address })[];
   keys: {
     admin: KeypairWithBytes;
@@ -87,7 +87,7 @@ export async function createGenesis(chain: LocalChain): Promise<Genesis> {
     usdcMint,
     pool: (await findPoolPda())[0],
     shareMint: (await findShareMintPda())[0],
-    oracle: { networkState: oracle.networkState, treasury: treasury!.signer.address, fulfilmentAuthority: fulfiller!.signer.address },
+    oracle: { networkState: oracle.networkState, treasury: treasury!.signer.address, fulfilmentAuthority: fulfiller!.signer.address, requestFee: LOCALNET_ORACLE_FEE },
     paytables,
     keys: { admin: admin!, guardian: guardian!, mintAuthority: mintAuthority!, fulfiller: fulfiller!, app: app!, keeper: keeper!, lp: lp! },
   };

@@ -1,5 +1,5 @@
 /** Calls the localnet's own `localnet_*` JSON-RPC methods (kit's RPC client only knows Solana's). */
-import type { LocalnetManifest } from './localnet';
+import type { AnyLocalnetManifest } from './localnet';
 
 async function call<T>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(rpcUrl, {
@@ -13,7 +13,8 @@ async function call<T>(rpcUrl: string, method: string, params: unknown[] = []): 
   return body.result as T;
 }
 
-export const fetchLocalnetManifest = (rpcUrl: string) => call<LocalnetManifest>(rpcUrl, 'localnet_manifest');
+/** The manifest of the localnet at `rpcUrl`, full or bare (check `bare` before using its programs of ours). */
+export const fetchLocalnetManifest = (rpcUrl: string) => call<AnyLocalnetManifest>(rpcUrl, 'localnet_manifest');
 export const stallLocalOracle = (rpcUrl: string) => call<boolean>(rpcUrl, 'localnet_stallOracle');
 export const resumeLocalOracle = (rpcUrl: string) => call<boolean>(rpcUrl, 'localnet_resumeOracle');
 export const localOracleStatus = (rpcUrl: string) => call<{ stalled: boolean; pending: number }>(rpcUrl, 'localnet_oracleStatus');

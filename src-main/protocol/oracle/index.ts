@@ -3,3 +3,4 @@ export * from '../generated/oracle';
 export * from './ed25519-instruction';
 export * from './randomness';
 export * from './request-account';
+export * from './orao-vrf';
