@@ -62,6 +62,10 @@ export function createRpcApp(methods: Record<string, RpcMethod>): Hono {
 export function listenRpc(app: Hono, port: number, host = '127.0.0.1'): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => resolve({ server, port: info.port }));
+    // Idle keep-alive connections stay open for a minute (Node's default is 5 s), as a validator's RPC
+    // keeps them: a client whose event loop was blocked longer than that (a test awaiting a spawnSync'd
+    // command) would otherwise reuse a socket the server had just closed and fail with "other side closed".
+    if ('keepAliveTimeout' in server) server.keepAliveTimeout = 60_000;
     server.once('error', reject);
   });
 }
