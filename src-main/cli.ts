@@ -47,6 +47,12 @@ Commands:
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
       for a closed wager, how it ended.
+  deploy --rpc URL --keypair FILE --out FILE [--program-keypair FILE] [--usdc-mint ADDRESS] [--oracle-program ADDRESS]
+         [--pool-liquidity AMOUNT] [--guardian ADDRESS] [--dry-run] [--program-so FILE]
+      Deploys or upgrades the service on any cluster over JSON-RPC (docs/deploy.md): the wager program through the
+      upgradeable loader (resumable; nothing sent when it is already there), initialize, the paytables and the pool
+      (--pool-liquidity USDC through a deposit epoch). Keypairs and state are kept beside --out; --dry-run prints the
+      plan and its cost. The last stdout line is the deployment, as written to --out and the user's data folder.
   oracle-demo
       Deploys the local VRF oracle into an in-process Solana runtime (LiteSVM), requests and fulfils
       one randomness, verifies it offline and prints what happened, with compute units.
@@ -81,6 +87,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   localnet: async (args) => (await import('./commands/localnet-command')).localnetCommand(args),
   open: async (args) => (await import('./commands/open-command')).openCommand(args),
   inspect: async (args) => (await import('./commands/inspect-command')).inspectCommand(args),
+  deploy: async (args) => (await import('./commands/deploy-command')).deployCommand(args),
   oracle: async (args) => (await import('./commands/oracle-command')).oracleCommand(args),
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),

@@ -1,11 +1,13 @@
 /**
- * Instructions of the BPF Upgradeable Loader (loader v3) for deploying a program the way `solana program
- * deploy` does: buffer, chunked writes, DeployWithMaxDataLen. Hand-written because
+ * Instructions of the BPF Upgradeable Loader (loader v3) for deploying and upgrading a program the way
+ * `solana program deploy` does: buffer, chunked writes, DeployWithMaxDataLen, Upgrade, ExtendProgram,
+ * Close; and the decoder of its accounts (buffer, program, program data). Hand-written because
  * @solana-program/loader-v3 requires @solana/kit 6 and the project is on kit 8.
  */
 import {
   AccountRole,
   address,
+  getAddressDecoder,
   getAddressEncoder,
   getProgramDerivedAddress,
   getU32Encoder,
@@ -27,6 +29,8 @@ const SYSVAR_CLOCK = address('SysvarC1ock11111111111111111111111111111111');
 export const BUFFER_METADATA_SIZE = 37;
 /** Size of a program account: enum tag + the ProgramData address. */
 export const PROGRAM_ACCOUNT_SIZE = 36;
+/** Bytes of loader metadata before the program bytes in a ProgramData account (tag + slot + Option<authority>). */
+export const PROGRAM_DATA_METADATA_SIZE = 45;
 /** Program bytes per Write instruction: keeps each transaction under the 1 232-byte packet limit. */
 export const WRITE_CHUNK_SIZE = 900;
 
@@ -46,6 +50,7 @@ export async function findProgramDataAddress(program: Address): Promise<Address>
   return programData;
 }
 
+/** InitializeBuffer: a created buffer account gets `authority`, who alone may write it. */
 export function getInitializeBufferInstruction(buffer: Address, authority: Address): Instruction {
   return {
     programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
@@ -57,6 +62,7 @@ export function getInitializeBufferInstruction(buffer: Address, authority: Addre
   };
 }
 
+/** Write: `bytes` at `offset` of the buffer's program bytes (after its metadata). */
 export function getWriteInstruction(buffer: Address, authority: TransactionSigner, offset: number, bytes: Uint8Array): Instruction {
   return {
     programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
@@ -77,6 +83,7 @@ export interface DeployWithMaxDataLenInput {
   maxDataLen: number;
 }
 
+/** DeployWithMaxDataLen: the buffer becomes the program's ProgramData (room for `maxDataLen` bytes); the buffer's lamports go to the payer. */
 export function getDeployWithMaxDataLenInstruction(input: DeployWithMaxDataLenInput): Instruction {
   return {
     programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
@@ -149,4 +156,121 @@ export async function planProgramDeployment(input: ProgramDeploymentInput): Prom
     }),
   ]);
   return transactions;
+}
+
+export interface UpgradeInput {
+  programData: Address;
+  program: Address;
+  buffer: Address;
+  /** Receives the buffer's lamports and the program data's excess. */
+  spill: Address;
+  /** The program's upgrade authority (also the buffer's authority). */
+  authority: TransactionSigner;
+}
+
+/** Upgrade: the buffer's bytes replace the program's (the rest of ProgramData zero-filled); the buffer is closed into `spill`. */
+export function getUpgradeInstruction(input: UpgradeInput): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      writable(input.programData),
+      writable(input.program),
+      writable(input.buffer),
+      writable(input.spill),
+      readonly(SYSVAR_RENT),
+      readonly(SYSVAR_CLOCK),
+      signing(input.authority, AccountRole.READONLY_SIGNER),
+    ],
+    data: u32(3),
+  };
+}
+
+export interface CloseInput {
+  /** A buffer (or an uninitialized account, or a ProgramData with `program`). */
+  account: Address;
+  /** Receives the account's lamports. */
+  recipient: Address;
+  authority: TransactionSigner;
+  /** Only when closing a ProgramData account: its program. */
+  program?: Address;
+}
+
+/** Close: a buffer (or a program's data) is closed by its authority and its rent paid to `recipient`. */
+export function getCloseInstruction(input: CloseInput): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      writable(input.account),
+      writable(input.recipient),
+      signing(input.authority, AccountRole.READONLY_SIGNER),
+      ...(input.program ? [writable(input.program)] : []),
+    ],
+    data: u32(5),
+  };
+}
+
+export interface ExtendProgramInput {
+  programData: Address;
+  program: Address;
+  /** Pays the rent of the added bytes. */
+  payer: TransactionSigner;
+  additionalBytes: number;
+}
+
+/**
+ * ExtendProgram: makes room for `additionalBytes` more program bytes, the payer paying the rent. Runtimes
+ * with `enable_extend_program_checked` refuse it (InvalidInstructionData) for ExtendProgramChecked.
+ */
+export function getExtendProgramInstruction(input: ExtendProgramInput): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      writable(input.programData),
+      writable(input.program),
+      readonly(SYSTEM_PROGRAM),
+      signing(input.payer, AccountRole.WRITABLE_SIGNER),
+    ],
+    data: concat(u32(6), u32(input.additionalBytes)),
+  };
+}
+
+/** ExtendProgramChecked: ExtendProgram signed by the upgrade authority (runtimes from Agave 2.2; older ones refuse it). */
+export function getExtendProgramCheckedInstruction(input: ExtendProgramInput & { authority: TransactionSigner }): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      writable(input.programData),
+      writable(input.program),
+      signing(input.authority, AccountRole.READONLY_SIGNER),
+      readonly(SYSTEM_PROGRAM),
+      signing(input.payer, AccountRole.WRITABLE_SIGNER),
+    ],
+    data: concat(u32(9), u32(input.additionalBytes)),
+  };
+}
+
+/** An account of the upgradeable loader, decoded (bincode `UpgradeableLoaderState` and the bytes after it). */
+export type UpgradeableLoaderAccount =
+  | { kind: 'uninitialized' }
+  | { kind: 'buffer'; authority: Address | null; bytes: Uint8Array }
+  | { kind: 'program'; programData: Address }
+  | { kind: 'programData'; slot: bigint; upgradeAuthority: Address | null; bytes: Uint8Array };
+
+/**
+ * Decodes an account owned by the upgradeable loader; throws on data that is not one.
+ * @example decodeUpgradeableLoaderAccount(programDataAccountBytes) // { kind: 'programData', slot, upgradeAuthority, bytes }
+ */
+export function decodeUpgradeableLoaderAccount(data: Uint8Array): UpgradeableLoaderAccount {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const tag = data.length >= 4 ? view.getUint32(0, true) : -1;
+  const optionalAddress = (at: number) => (data[at] === 1 ? getAddressDecoder().decode(data.subarray(at + 1, at + 33)) : null);
+  if (tag === 0) return { kind: 'uninitialized' };
+  if (tag === 1 && data.length >= BUFFER_METADATA_SIZE) {
+    return { kind: 'buffer', authority: optionalAddress(4), bytes: data.subarray(BUFFER_METADATA_SIZE) };
+  }
+  if (tag === 2 && data.length >= PROGRAM_ACCOUNT_SIZE) return { kind: 'program', programData: getAddressDecoder().decode(data.subarray(4, 36)) };
+  if (tag === 3 && data.length >= PROGRAM_DATA_METADATA_SIZE) {
+    return { kind: 'programData', slot: view.getBigUint64(4, true), upgradeAuthority: optionalAddress(12), bytes: data.subarray(PROGRAM_DATA_METADATA_SIZE) };
+  }
+  throw new Error(`not an upgradeable loader account (tag ${tag}, ${data.length} bytes)`);
 }
