@@ -1,11 +1,16 @@
 /**
  * The permissionless steps of a wager's life, built from the wager's on-chain record: what a keeper
- * (or anyone) sends to request randomness, settle, expire or deliver a parked payout.
+ * (or anyone) sends to request randomness, settle, expire or deliver a parked payout. The service's
+ * PDAs (config, pool, vault, escrow) are derived under the wager's program, whichever deployment it is.
  */
 import type { Address, Instruction, TransactionSigner } from '@solana/kit';
 import { findRandomnessRequestPda } from '../generated/oracle';
 import {
   WAGER_PROGRAM_ADDRESS,
+  findConfigPda,
+  findEscrowPda,
+  findPoolPda,
+  findVaultPda,
   getClaimPayoutInstructionAsync,
   getExpireWagerInstructionAsync,
   getRequestRandomnessInstructionAsync,
@@ -27,6 +32,13 @@ export interface WagerStepInput {
   wagerAddress: Address;
   wager: Wager;
   programAddress?: Address;
+}
+
+/** The service PDAs of `programAddress` that the crank instructions take. */
+async function servicePdas(programAddress: Address) {
+  const at = { programAddress };
+  const [[config], [pool], [vault], [escrow]] = await Promise.all([findConfigPda(at), findPoolPda(at), findVaultPda(at), findEscrowPda(at)]);
+  return { config, pool, vault, escrow };
 }
 
 export class SlotHashUnavailableError extends Error {
@@ -69,9 +81,11 @@ export async function getRequestRandomnessForWager(
   if (!picked) throw new SlotHashUnavailableError(input.wager.openSlot);
   const seed = deriveOracleSeed({ programAddress, wager: input.wagerAddress, openSlot: input.wager.openSlot, sStar: picked.sStar, hStar: picked.hStar });
   const [oracleRequest, requestBump] = await findRandomnessRequestPda({ seed }, { programAddress: input.oracle.programAddress });
+  const { config } = await servicePdas(programAddress);
   const instruction = await getRequestRandomnessInstructionAsync(
     {
       caller: input.caller,
+      config,
       wager: input.wagerAddress,
       wagerFees: input.wager.feeAccount,
       oracleProgram: input.oracle.programAddress,
@@ -98,9 +112,15 @@ export async function getRequestRandomnessForWager(
 }
 
 export async function getSettleForWager(input: WagerStepInput): Promise<Instruction> {
+  const programAddress = input.programAddress ?? WAGER_PROGRAM_ADDRESS;
+  const { config, pool, vault, escrow } = await servicePdas(programAddress);
   return getSettleWagerInstructionAsync(
     {
       caller: input.caller,
+      config,
+      pool,
+      vault,
+      escrow,
       wager: input.wagerAddress,
       wagerFees: input.wager.feeAccount,
       payer: input.wager.payer,
@@ -108,26 +128,32 @@ export async function getSettleForWager(input: WagerStepInput): Promise<Instruct
       oracleRequest: input.wager.oracleRequest,
       beneficiary: input.wager.beneficiary,
     },
-    { programAddress: input.programAddress ?? WAGER_PROGRAM_ADDRESS },
+    { programAddress },
   );
 }
 
 export async function getExpireForWager(input: WagerStepInput): Promise<Instruction> {
+  const programAddress = input.programAddress ?? WAGER_PROGRAM_ADDRESS;
+  const { config, pool } = await servicePdas(programAddress);
   return getExpireWagerInstructionAsync(
     {
       caller: input.caller,
+      config,
+      pool,
       wager: input.wagerAddress,
       wagerFees: input.wager.feeAccount,
       payer: input.wager.payer,
       oracleRequest: input.wager.oracleRequest,
     },
-    { programAddress: input.programAddress ?? WAGER_PROGRAM_ADDRESS },
+    { programAddress },
   );
 }
 
 export async function getClaimPayoutForWager(input: WagerStepInput): Promise<Instruction> {
+  const programAddress = input.programAddress ?? WAGER_PROGRAM_ADDRESS;
+  const { config, pool, escrow } = await servicePdas(programAddress);
   return getClaimPayoutInstructionAsync(
-    { caller: input.caller, wager: input.wagerAddress, payer: input.wager.payer, beneficiary: input.wager.beneficiary },
-    { programAddress: input.programAddress ?? WAGER_PROGRAM_ADDRESS },
+    { caller: input.caller, config, pool, escrow, wager: input.wagerAddress, payer: input.wager.payer, beneficiary: input.wager.beneficiary },
+    { programAddress },
   );
 }
