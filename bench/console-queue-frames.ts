@@ -58,12 +58,12 @@ const status: StatusView = {
   phase: 'running',
   error: null,
   host: 'headless',
-  cluster: { name: 'localnet', rpcUrl: 'http://127.0.0.1:8899', wsUrl: 'ws://127.0.0.1:8900', genesisHash: null, embedded: true, wagerKeeperLocalnet: true },
+  cluster: { name: 'localnet', rpcUrl: 'http://127.0.0.1:8899', wsUrl: 'ws://127.0.0.1:8900', genesisHash: null, embedded: true, wagerKeeperLocalnet: true, deployment: null, noDeployment: null },
   keeper: { address: fakeAddress(99_999), keySource: 'localnet dev key' },
   paused: false,
   apiUrl: 'http://127.0.0.1:7300',
   faucet: true,
-  demo: { available: true, enabled: false, intervalMs: 5_000, opened: 0, lastOpenedAt: null, lastError: null },
+  demo: { available: true, reason: null, enabled: false, intervalMs: 5_000, opened: 0, lastOpenedAt: null, lastError: null },
   startedAt: Date.now(),
 };
 const health = () => ({
@@ -120,7 +120,10 @@ const loadGenerator: OperatorApi = {
   setLocalOracleStalled: async () => {
     throw new Error('not part of this benchmark');
   },
-  faucetStatus: async () => null,
+  loadDeployment: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  faucetStatus: async () => ({ source: 'none', reason: 'not part of this benchmark' }),
   faucetClaim: async () => {
     throw new Error('not part of this benchmark');
   },

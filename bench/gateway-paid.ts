@@ -56,7 +56,7 @@ const served = await serveGateway({
   rpcUrl: proxyUrl,
   signer: gatewayKey,
   dbPath: join(mkdtempSync(join(tmpdir(), 'wk-bench-gateway-')), 'gateway.db'),
-  programs: localnet.manifest.programs,
+  deployment: localnet.manifest,
   paytables: ['coin-flip'],
   limits: { minStake: 10_000n, maxStake: 100_000_000n, fee: 0n },
   keeper: { submit: async () => undefined, lookup: async () => null },

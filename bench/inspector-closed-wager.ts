@@ -21,6 +21,7 @@ const keeper = await startKeeperCore({
   rpcUrl: localnet.rpcUrl,
   wsUrl: localnet.wsUrl,
   signer: await keypairFromBytes(localnet.manifest.devKeys.keeper.keypair),
+  programAddress: address(localnet.manifest.programs.wager),
   dbPath: join(mkdtempSync(join(tmpdir(), 'wk-bench-inspector-')), 'keeper.db'),
 });
 const baseRpc = keeper.connection.rpc;
@@ -51,7 +52,7 @@ const byMethod: Record<string, number> = {};
 for (const wager of wagers) {
   calls = {};
   const started = performance.now();
-  const { report } = await inspectWager(rpc, localnet.rpcUrl, address(wager));
+  const { report } = await inspectWager(rpc, localnet.rpcUrl, address(wager), { programs: { wager: address(localnet.manifest.programs.wager), oracle: address(localnet.manifest.programs.oracle) } });
   answers.push({ ms: performance.now() - started, calls: Object.values(calls).reduce((a, b) => a + b, 0), ended: report.ended });
   for (const [method, n] of Object.entries(calls)) byMethod[method] = (byMethod[method] ?? 0) + n;
 }

@@ -9,10 +9,10 @@ import { UsageError } from './commands/cli-flags';
 const USAGE = `wager-keeper <command> [options]
 
 Commands:
-  verify-randomness (--authority ADDRESS | --rpc URL [--oracle-program ADDRESS]) --seed HEX --randomness HEX
+  verify-randomness (--authority ADDRESS | --rpc URL [--deployment FILE | --oracle-program ADDRESS]) --seed HEX --randomness HEX
       Checks that the randomness of a fulfilled local-oracle request is a fulfilment authority's ed25519
       signature over the seed: offline against --authority, or against each fulfilment authority of the
-      oracle's NetworkState read from --rpc (the local oracle's program unless --oracle-program).
+      oracle's NetworkState read from --rpc (the deployment's oracle unless --oracle-program).
       Prints {"valid":true|false} (with --rpc, the "authority" that signed); exits 1 when invalid.
   localnet [--rpc-port 8899] [--ws-port N] [--slot-ms 400] [--oracle-delay-slots 1] [--oracle-stalled] [--manifest FILE] [--bare]
       Runs the embedded local cluster (Solana JSON-RPC on 127.0.0.1:8899, WebSocket on --ws-port, by default
@@ -20,30 +20,33 @@ Commands:
       prints one JSON line {"event":"ready", ...manifest} when it serves, and stops cleanly on SIGINT/SIGTERM/SIGHUP.
       --bare: a cluster like a fresh devnet instead: the SPL programs and the oracle at ORAO VRF's address
       (VRFzZoJdhFWL8rkvu87LpKM3RbcVezpMEc6X5GVDr7y), fulfilling requests; none of our programs, no mint, no dev keys.
-  open [--rpc http://127.0.0.1:8899] --paytable NAME --amount 1.00 [--beneficiary ADDRESS]
-      Opens a wager on a localnet with its dev app key; prints {"wager":"<address>","beneficiary":"<address>"}.
+  open [--rpc http://127.0.0.1:8899] [--deployment FILE] [--keypair FILE] [--app-keypair FILE] --paytable NAME --amount 1.00
+       [--beneficiary ADDRESS]
+      Opens a wager on the deployment's paytable NAME; prints {"wager":"<address>","beneficiary":"<address>"}.
+      --keypair: the stake owner (it pays and stakes its USDC) and, without --app-keypair, the app too; on a
+      wager-keeper localnet without --keypair, its dev app key.
       --beneficiary: a USDC token account, or a wallet (its associated USDC account is used, created if missing).
   oracle stall|resume|status [--rpc http://127.0.0.1:8899]
       Stalls or resumes the oracle fulfiller of a running localnet (its admin RPC), or reports it;
       prints {"stalled":true|false,"pending":N}.
-  keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
+  keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
          [--no-console]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
       "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
-  serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
+  serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--no-console]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
-  gateway --rpc URL [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
+  gateway --rpc URL [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the
       keeper at --keeper. Its key (OS keychain account "gateway", or --keypair) holds its SOL and USDC.
       Prints {"event":"ready","gateway":URL,"network":CAIP-2 id,...}.
-  inspect ADDRESS [--rpc http://127.0.0.1:8899]
+  inspect ADDRESS [--rpc http://127.0.0.1:8899] [--deployment FILE]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
       for a closed wager, how it ended.
@@ -58,6 +61,11 @@ Commands:
       one randomness, verifies it offline and prints what happened, with compute units.
   version     Prints the version.
   help        Prints this text.
+
+Every command that uses the service's programs takes their addresses from a deployment: --deployment FILE
+(checked against the cluster's genesis hash), else a wager-keeper localnet's own, else a file in
+~/.local/share/wager-keeper/deployments/ or the project's deployments/ for that genesis hash; with none, it
+exits 1 naming the cluster (make one with deploy).
 
 The /v1 API of keeper and serve binds 127.0.0.1 (this machine only); --host 0.0.0.0 (or an address) exposes
 it. Browsers get CORS headers only from --cors-origin origins (repeatable), by default only the console's

@@ -1,12 +1,13 @@
 /**
- * `wager-keeper gateway --rpc URL [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db FILE]
- *   [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
- * The x402 gateway alone, against any cluster: an HTTP-only caller opens a wager with one paid request
- * (docs/gateway.md). Its key comes from the OS keychain (account "gateway", created on first run) or
- * --keypair, and must hold SOL and USDC (its working capital). Prints one ready line.
+ * `wager-keeper gateway --rpc URL [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
+ *   [--db FILE] [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
+ * The x402 gateway alone, against any cluster with a deployment (--deployment FILE, or found by the RPC's
+ * genesis hash): an HTTP-only caller opens a wager with one paid request (docs/gateway.md). Its key comes
+ * from the OS keychain (account "gateway", created on first run) or --keypair, and must hold SOL and USDC
+ * (its working capital). Prints one ready line.
  */
-import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { STANDARD_PAYTABLES } from '../localnet/bootstrap-wager';
+import { deploymentSummary } from '../deployment/deployment';
+import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
 import { loadKeeperKey } from '../secrets/keeper-key';
 import { remoteKeeper } from '../gateway/gateway';
@@ -22,6 +23,7 @@ export const GATEWAY_KEYCHAIN_ACCOUNT = 'gateway';
 /** The flags of `gateway` (the usage text in cli.ts lists each; a test checks). */
 export const GATEWAY_OPTIONS = {
   rpc: { type: 'string' },
+  deployment: { type: 'string' },
   keeper: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
@@ -54,14 +56,14 @@ export async function gatewayCommand(args: string[]): Promise<number> {
   const port = portFlag('port', values.port, DEFAULT_GATEWAY_PORT);
   const limits = gatewayLimitsFlags(values);
   const keeperUrl = (values.keeper ?? `http://127.0.0.1:${DEFAULT_API_PORT}`).replace(/\/$/, '');
-  const manifest = await fetchLocalnetManifest(values.rpc).catch(() => null);
-  const paytables = values.paytables ? values.paytables.split(',').map((name) => name.trim()).filter(Boolean) : (manifest?.paytables ?? STANDARD_PAYTABLES).map((p) => p.name);
+  const { deployment } = await resolveDeploymentForRpc(values.rpc, { file: values.deployment });
+  const paytables = values.paytables ? values.paytables.split(',').map((name) => name.trim()).filter(Boolean) : deployment.paytables.map((p) => p.name);
   const key = await loadKeeperKey({ keypairFile: values.keypair, account: GATEWAY_KEYCHAIN_ACCOUNT });
   const served = await serveGateway({
     rpcUrl: values.rpc,
     signer: key.signer,
     dbPath: values.db,
-    ...(manifest ? { programs: manifest.programs } : {}),
+    deployment,
     paytables,
     limits,
     keeper: remoteKeeper(keeperUrl),
@@ -70,7 +72,17 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     portFlag: '--port',
   });
   console.log(
-    JSON.stringify({ event: 'ready', gateway: served.url, network: served.gateway.network, address: served.gateway.address, keySource: key.source, keeper: keeperUrl, db: values.db, paytables }),
+    JSON.stringify({
+      event: 'ready',
+      gateway: served.url,
+      network: served.gateway.network,
+      deployment: deploymentSummary(deployment),
+      address: served.gateway.address,
+      keySource: key.source,
+      keeper: keeperUrl,
+      db: values.db,
+      paytables,
+    }),
   );
   const signal = await untilSignal();
   await served.stop();

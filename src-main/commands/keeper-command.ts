@@ -1,12 +1,15 @@
 /**
- * `wager-keeper keeper --rpc URL [--ws URL] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
+ * `wager-keeper keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
  *   [--priority-fee MICROLAMPORTS] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
  *   [--faucet-mint MINT --faucet-authority FILE]`
- * Runs the crank loop and the /v1 API against any cluster. The faucet is served only on a test network:
+ * Runs the crank loop and the /v1 API against any cluster with a deployment: --deployment FILE, or one
+ * found by the cluster's genesis hash (with none known it exits 1 saying so). The faucet is served only on a test network:
  * a wager-keeper localnet (its manifest names the test USDC mint authority), or a cluster other than
  * mainnet-beta given `--faucet-mint MINT --faucet-authority FILE` (the test USDC's mint authority).
  */
-import { address, createSolanaRpc, isAddress } from '@solana/kit';
+import { address, isAddress } from '@solana/kit';
+import { createChainRpc } from '../chain/rpc-connection';
+import { deploymentSummary } from '../deployment/deployment';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { integerFlag, parseFlags, portFlag, UsageError } from './cli-flags';
@@ -20,7 +23,7 @@ async function configuredFaucet(rpcUrl: string, mint: string | undefined, author
   if (mint === undefined && authorityFile === undefined) return undefined;
   if (!mint || !authorityFile) throw new UsageError('--faucet-mint and --faucet-authority go together');
   if (!isAddress(mint)) throw new UsageError('--faucet-mint must be a base58 address');
-  const genesis = await createSolanaRpc(rpcUrl).getGenesisHash().send();
+  const genesis = await createChainRpc(rpcUrl).getGenesisHash().send();
   if (genesis === MAINNET_GENESIS_HASH) throw new Error('the faucet only runs on a test network, and this RPC is mainnet-beta');
   return { mint: address(mint), mintAuthority: await readKeypairFile(authorityFile) };
 }
@@ -29,6 +32,7 @@ async function configuredFaucet(rpcUrl: string, mint: string | undefined, author
 export const KEEPER_OPTIONS = {
   rpc: { type: 'string' },
   ws: { type: 'string' },
+  deployment: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   db: { type: 'string' },
@@ -55,12 +59,13 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
-  const faucet = localnet ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
+  const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: false,
     flags: {
       cluster: { kind: 'rpc', rpcUrl: values.rpc, wsUrl: values.ws ?? null },
+      ...(values.deployment ? { deploymentFile: values.deployment } : {}),
       dbPath: values.db,
       keypairFile: values.keypair,
       apiPort,
@@ -78,6 +83,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       rpcUrl: values.rpc,
       genesisHash: described.genesisHash,
       network: described.network,
+      deployment: described.deployment ? deploymentSummary(described.deployment) : null,
       faucet: described.faucet,
       corsOrigins: described.corsOrigins,
       ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),

@@ -27,6 +27,8 @@ export function defaultDatabasePath(): string {
 export interface KeeperRuntimeOptions {
   rpcUrl: string;
   wsUrl?: string;
+  /** The deployment's wager program (never a constant: see src-main/deployment). */
+  programAddress: Address;
   signer: KeyPairSigner;
   dbPath: string;
   apiPort: number;
@@ -82,6 +84,8 @@ export function listenError(error: unknown, flag: string, host: string, port: nu
 export interface KeeperCoreOptions {
   rpcUrl: string;
   wsUrl?: string;
+  /** The deployment's wager program (never a constant: see src-main/deployment). */
+  programAddress: Address;
   signer: KeyPairSigner;
   dbPath: string;
   priorityFeeMicroLamports?: bigint;
@@ -114,6 +118,7 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
       connection,
       signer: options.signer,
       db,
+      programAddress: options.programAddress,
       logger,
       priorityFeeMicroLamports: options.priorityFeeMicroLamports,
       maxInFlight: options.maxInFlight,

@@ -1,12 +1,15 @@
 /**
- * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL | --rpc-port 8899 [--slot-ms 400]]
+ * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
  *   [--db FILE] [--keypair FILE] [--metrics-port N] [--no-console]`
  * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API
  * and the operator console (UI + operator API, loopback only, per-run token); prints one ready line with
- * `api`, `rpcUrl`, the localnet manifest and the `console` URL. The API binds 127.0.0.1 unless --host.
+ * `api`, `rpcUrl`, the `deployment`, the localnet manifest and the `console` URL. The API binds 127.0.0.1
+ * unless --host. With --rpc the deployment is --deployment FILE or found by the cluster's genesis hash;
+ * with none known, serve exits 1 saying so.
  */
 import { parseFlags, portFlag, integerFlag, UsageError } from './cli-flags';
 import { generateKeyPairSigner } from '@solana/kit';
+import { deploymentSummary } from '../deployment/deployment';
 import { dirname, join } from 'node:path';
 import { remoteKeeper } from '../gateway/gateway';
 import { serveGateway } from '../gateway/gateway-server';
@@ -21,6 +24,7 @@ export const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
   'cors-origin': { type: 'string', multiple: true },
   rpc: { type: 'string' },
+  deployment: { type: 'string' },
   'rpc-port': { type: 'string' },
   'slot-ms': { type: 'string' },
   db: { type: 'string' },
@@ -37,6 +41,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   for (const [name, what] of Object.entries(EMBEDDED_ONLY))
     if (values.rpc !== undefined && values[name as keyof typeof EMBEDDED_ONLY] !== undefined)
       throw new UsageError(`--rpc and --${name} are alternatives: --rpc uses that cluster instead of the embedded localnet, --${name} ${what}`);
+  if (values.deployment !== undefined && values.rpc === undefined)
+    throw new UsageError('--deployment needs --rpc: the embedded localnet brings its own deployment');
   // Every flag is checked before anything starts.
   const apiPort = portFlag('port', values.port, DEFAULT_API_PORT);
   const rpcPort = portFlag('rpc-port', values['rpc-port'], 8899);
@@ -50,6 +56,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...(values.rpc ? { cluster: { kind: 'rpc' as const, rpcUrl: values.rpc, wsUrl: null } } : {}),
       embeddedRpcPort: rpcPort,
       embeddedSlotMs: slotMs,
+      ...(values.deployment ? { deploymentFile: values.deployment } : {}),
       dbPath: values.db,
       keypairFile: values.keypair || undefined,
       apiPort,
@@ -59,16 +66,16 @@ export async function serveCommand(args: string[]): Promise<number> {
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
     companion: async (described) => {
-      const manifest = described.manifest;
-      if (!manifest || !described.rpcUrl) return { readyLine: { gateway: null }, stop: async () => undefined };
+      const { manifest, deployment } = described;
+      if (!manifest || !deployment || !described.rpcUrl) return { readyLine: { gateway: null }, stop: async () => undefined };
       const signer = await generateKeyPairSigner();
       await fundLocalGateway(described.rpcUrl, manifest, signer);
       const served = await serveGateway({
         rpcUrl: described.rpcUrl,
         signer,
         dbPath: join(dirname(described.db ?? defaultDatabasePath()), 'gateway.db'),
-        programs: manifest.programs,
-        paytables: manifest.paytables.map((p) => p.name),
+        deployment,
+        paytables: deployment.paytables.map((p) => p.name),
         limits: gatewayLimitsFlags({ 'min-amount': '0.10', 'max-amount': '100.00', fee: '0.00' }),
         keeper: remoteKeeper(described.apiUrl),
         port: gatewayPort,
@@ -87,6 +94,7 @@ export async function serveCommand(args: string[]): Promise<number> {
         corsOrigins: described.corsOrigins,
         genesisHash: described.genesisHash,
         network: described.network,
+        deployment: described.deployment ? deploymentSummary(described.deployment) : null,
         ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
         // A public subset: its keeper cranks with the dev keeper key, which it does not print; no mint authority.
         manifest: manifest

@@ -2,7 +2,8 @@
  * `wager-keeper verify-randomness`: checks that the randomness of a fulfilled local-oracle request is a
  * fulfilment authority's ed25519 signature over the seed. With --authority the check is fully offline;
  * without it, --rpc reads the oracle's NetworkState and tries each configured fulfilment authority, and
- * the answer names the one that signed (the oracle's RandomnessFulfilled event names it too).
+ * the answer names the one that signed (the oracle's RandomnessFulfilled event names it too). The oracle
+ * is --oracle-program, else the deployment's (--deployment FILE, or found by the RPC's genesis hash).
  */
 import {
   address,
@@ -12,11 +13,11 @@ import {
   isAddress,
   type Address,
 } from '@solana/kit';
+import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import {
   findFulfillingAuthority,
   findNetworkStatePda,
   getNetworkStateDecoder,
-  ORACLE_PROGRAM_ADDRESS,
   verifyRandomness,
 } from '../protocol/oracle';
 import { parseFlags, UsageError } from './cli-flags';
@@ -27,6 +28,7 @@ export const VERIFY_RANDOMNESS_OPTIONS = {
   seed: { type: 'string' },
   randomness: { type: 'string' },
   rpc: { type: 'string' },
+  deployment: { type: 'string' },
   'oracle-program': { type: 'string' },
 } as const;
 
@@ -71,6 +73,10 @@ export async function verifyRandomnessCommand(args: string[]): Promise<number> {
   }
   if (values['oracle-program'] !== undefined && values.rpc === undefined)
     throw new UsageError('--oracle-program needs --rpc');
+  if (values.deployment !== undefined && values.rpc === undefined)
+    throw new UsageError('--deployment needs --rpc (with --authority the check is offline)');
+  if (values.deployment !== undefined && values['oracle-program'] !== undefined)
+    throw new UsageError('give --deployment or --oracle-program, not both: --oracle-program names the oracle itself');
   const seed = hexBytes('seed', values.seed, 32);
   const randomness = hexBytes('randomness', values.randomness, 64);
 
@@ -81,7 +87,7 @@ export async function verifyRandomnessCommand(args: string[]): Promise<number> {
   }
   const program =
     values['oracle-program'] === undefined
-      ? ORACLE_PROGRAM_ADDRESS
+      ? address((await resolveDeploymentForRpc(values.rpc!, { file: values.deployment })).deployment.programs.oracle)
       : addressFlag('oracle-program', values['oracle-program']);
   const authorities = await readFulfillmentAuthorities(createSolanaRpc(values.rpc!), program);
   const authority = await findFulfillingAuthority(authorities, seed, randomness);

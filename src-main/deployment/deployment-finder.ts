@@ -59,17 +59,18 @@ export async function readDeploymentFile(path: string): Promise<Deployment> {
 }
 
 /** Every readable deployment in `folder` (a file that does not parse is skipped: another cluster's business). */
-async function deploymentsIn(folder: string): Promise<Deployment[]> {
+async function deploymentsIn(folder: string): Promise<{ deployment: Deployment; path: string }[]> {
   let names: string[];
   try {
     names = (await readdir(folder)).filter((name) => name.endsWith('.json')).sort();
   } catch {
     return [];
   }
-  const found: Deployment[] = [];
+  const found: { deployment: Deployment; path: string }[] = [];
   for (const name of names) {
+    const path = join(folder, name);
     try {
-      found.push(parseDeploymentText(await readFile(join(folder, name), 'utf8'), join(folder, name)));
+      found.push({ deployment: parseDeploymentText(await readFile(path, 'utf8'), path), path });
     } catch {
       // not a deployment (or unreadable): ignored when searching, reported when named with --deployment
     }
@@ -86,22 +87,32 @@ export interface FindDeploymentOptions {
   localnetDeployment?: Deployment | null;
   /** Folders to search, in order; by default the user's data folder, then the project's deployments/. */
   folders?: string[];
+  /** The RPC is a wager-keeper localnet (one started `--bare` has no deployment): names the cluster `localnet`. */
+  wagerKeeperLocalnet?: boolean;
 }
 
-/** The deployment for the cluster with `genesisHash`, or a NoDeploymentError / mismatch error. */
-export async function findDeployment(options: FindDeploymentOptions): Promise<Deployment> {
+/** Where a deployment was found: the named file, the localnet's own, or a file in a searched folder. */
+export type DeploymentSource = { kind: 'file'; path: string } | { kind: 'localnet' } | { kind: 'folder'; path: string };
+
+/** The deployment for the cluster with `genesisHash` and where it was found, or a NoDeploymentError / mismatch error. */
+export async function locateDeployment(options: FindDeploymentOptions): Promise<{ deployment: Deployment; source: DeploymentSource }> {
   const { genesisHash } = options;
   if (options.file) {
     const deployment = await readDeploymentFile(options.file);
     if (deployment.cluster.genesisHash !== genesisHash) throw new DeploymentClusterMismatchError(options.file, deployment, genesisHash);
-    return deployment;
+    return { deployment, source: { kind: 'file', path: options.file } };
   }
-  if (options.localnetDeployment) return options.localnetDeployment;
+  if (options.localnetDeployment) return { deployment: options.localnetDeployment, source: { kind: 'localnet' } };
   for (const folder of options.folders ?? [userDeploymentsFolder(), PROJECT_DEPLOYMENTS_FOLDER]) {
-    const match = (await deploymentsIn(folder)).find((deployment) => deployment.cluster.genesisHash === genesisHash);
-    if (match) return match;
+    const match = (await deploymentsIn(folder)).find((found) => found.deployment.cluster.genesisHash === genesisHash);
+    if (match) return { deployment: match.deployment, source: { kind: 'folder', path: match.path } };
   }
-  throw new NoDeploymentError(genesisHash, clusterNameFromGenesis(genesisHash));
+  throw new NoDeploymentError(genesisHash, clusterNameFromGenesis(genesisHash, options.wagerKeeperLocalnet));
+}
+
+/** The deployment for the cluster with `genesisHash`, or a NoDeploymentError / mismatch error. */
+export async function findDeployment(options: FindDeploymentOptions): Promise<Deployment> {
+  return (await locateDeployment(options)).deployment;
 }
 
 /** Copies a deployment into the user's data folder, named by its genesis hash, so later commands find it. */

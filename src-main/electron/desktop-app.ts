@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   IPC_EVENT_CHANNEL,
+  IPC_PICK_DEPLOYMENT_FILE,
   OPERATOR_METHODS,
   ipcChannel,
   oracleStallLevel,
@@ -18,7 +19,7 @@ import {
   type OperatorReply,
 } from '../operator/operator-interface';
 
-type Electron = Pick<typeof ElectronModule, 'app' | 'BrowserWindow' | 'ipcMain' | 'session' | 'shell' | 'Notification'>;
+type Electron = Pick<typeof ElectronModule, 'app' | 'BrowserWindow' | 'ipcMain' | 'session' | 'shell' | 'Notification' | 'dialog'>;
 
 /** What the desktop host needs of the core (createOperatorService gives it). */
 export interface DesktopService {
@@ -76,6 +77,31 @@ export function registerOperatorChannels(electron: Electron, api: OperatorApi, p
   }
 }
 
+/**
+ * The system's file picker for "Load a deployment file…": answers the chosen path (null when cancelled),
+ * which the page then hands to `loadDeployment`; the file itself is read and checked by the core. Only
+ * the console page may ask.
+ */
+export function registerFilePicker(electron: Electron, pageUrl: string): void {
+  electron.ipcMain.handle(IPC_PICK_DEPLOYMENT_FILE, async (event): Promise<OperatorReply<string | null>> => {
+    if (event.senderFrame?.url !== pageUrl) return { ok: false, error: 'refused: the file picker answers the console window only' };
+    try {
+      const chosen = await electron.dialog.showOpenDialog({
+        title: 'Load a deployment file',
+        buttonLabel: 'Load deployment',
+        properties: ['openFile'],
+        filters: [
+          { name: 'Deployment (JSON)', extensions: ['json'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      });
+      return { ok: true, value: chosen.canceled ? null : (chosen.filePaths[0] ?? null) };
+    } catch (error) {
+      return { ok: false, error: `the file picker failed: ${(error as Error).message}` };
+    }
+  });
+}
+
 /** Creates the window and wires it: CSP, denied navigation, popups and permissions, events pushed to it. */
 export async function openConsoleWindow(electron: Electron, service: DesktopService, paths: DesktopPaths): Promise<ElectronModule.BrowserWindow> {
   const pageUrl = pathToFileURL(paths.page).toString();
@@ -85,6 +111,7 @@ export async function openConsoleWindow(electron: Electron, service: DesktopServ
   });
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   registerOperatorChannels(electron, service.api, pageUrl);
+  registerFilePicker(electron, pageUrl);
 
   const window = new electron.BrowserWindow(windowOptions(paths));
   const contents = window.webContents;

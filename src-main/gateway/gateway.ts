@@ -1,6 +1,6 @@
 /**
- * The x402 gateway assembled: reads the cluster (genesis hash → CAIP-2 network id, the wager program's
- * config → USDC mint and oracle, the offered paytables), opens its payment records, makes sure its USDC
+ * The x402 gateway assembled: reads the cluster (genesis hash → CAIP-2 network id; the deployment's
+ * wager program, USDC mint, oracle and paytables, checked against the program's config and accounts), opens its payment records, makes sure its USDC
  * account exists (callers pay into it), builds the x402 seller and the HTTP app, and finishes payments a
  * crash left half done, at start and then every few seconds until none is left.
  */
@@ -14,7 +14,9 @@ import { createTransactionSender } from '../chain/transaction-sender';
 import { fetchConfig } from '../keeper/chain-view';
 import type { KeeperService } from '../keeper/keeper-service';
 import { findNetworkStatePda } from '../protocol/oracle';
-import { WAGER_PROGRAM_ADDRESS, encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder } from '../protocol/wager';
+import type { Deployment } from '../deployment/deployment';
+import { deploymentPaytable } from '../deployment/deployment-resolver';
+import { encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder } from '../protocol/wager';
 import { createGatewayApp, type KeeperHandoff } from './gateway-app';
 import type { GatewayLimits, OfferedPaytable } from './gateway-order';
 import { openPaymentRecords, type PaymentRecord } from './payment-records';
@@ -29,8 +31,9 @@ export interface GatewayOptions {
   signer: KeyPairSigner;
   /** The gateway's SQLite file of payments. */
   dbPath: string;
-  /** The wager and oracle programs (a wager-keeper localnet names its own). */
-  programs?: { wager: string; oracle: string };
+  /** Where the service is on this cluster: programs, USDC mint, paytables. */
+  deployment: Pick<Deployment, 'programs' | 'usdcMint' | 'paytables'>;
+  /** The paytable names offered (each one of the deployment's). */
   paytables: readonly string[];
   limits: GatewayLimits;
   keeper: KeeperHandoff;
@@ -67,17 +70,26 @@ export const remoteKeeper = (baseUrl: string): KeeperHandoff => ({
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { signer, log } = options;
   const rpc = createSolanaRpc(options.rpcUrl);
-  const program = address(options.programs?.wager ?? WAGER_PROGRAM_ADDRESS);
+  const { deployment } = options;
+  const program = address(deployment.programs.wager);
   const network = solanaNetworkId(await rpc.getGenesisHash().send());
   const config = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
-  const oracleProgram = address(options.programs?.oracle ?? config.oracleProgram);
+  // The deployment document and the program's own config must agree, or payments would be taken in the wrong mint.
+  if (config.usdcMint !== deployment.usdcMint)
+    throw new Error(`the deployment names USDC mint ${deployment.usdcMint}, but the wager program's config on this cluster uses ${config.usdcMint}: the deployment file is out of date`);
+  const oracleProgram = address(deployment.programs.oracle);
   const [oracleNetworkState] = await findNetworkStatePda({ programAddress: oracleProgram });
 
   const offered = new Map<string, OfferedPaytable>();
   for (const name of options.paytables) {
-    const [paytable] = await findPaytablePda({ name: encodePaytableName(name) }, { programAddress: program });
+    let paytable: Address;
+    try {
+      paytable = deploymentPaytable(deployment, name);
+    } catch (error) {
+      throw new Error(`--paytables: ${(error as Error).message}`, { cause: error });
+    }
     const { value } = await rpc.getAccountInfo(paytable, { encoding: 'base64', commitment: 'confirmed' }).send();
-    if (!value || value.owner !== program) throw new Error(`--paytables: no paytable named '${name}' on this cluster (its address would be ${paytable})`);
+    if (!value || value.owner !== program) throw new Error(`--paytables: the deployment's paytable '${name}' (${paytable}) is not an account of the wager program on this cluster`);
     const { buckets, bucketCount } = getPaytableDecoder().decode(getBase64Encoder().encode(value.data[0]));
     offered.set(name, { name, address: paytable, buckets: buckets.slice(0, bucketCount) });
   }

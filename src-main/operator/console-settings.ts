@@ -25,6 +25,8 @@ export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   maxInFlight: 128,
   demoEnabled: true,
   demoIntervalMs: DEFAULT_DEMO_INTERVAL_MS,
+  demoOnTestNetworks: false,
+  deploymentFiles: [],
   apiPort: 7300,
   apiHost: '127.0.0.1',
   corsOrigins: [],
@@ -53,6 +55,18 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   maxInFlight: { type: 'integer', minimum: 1, maximum: 4096, default: 128 },
   demoEnabled: { type: 'boolean', default: true },
   demoIntervalMs: { type: 'integer', minimum: 500, maximum: 3_600_000, default: DEFAULT_DEMO_INTERVAL_MS },
+  demoOnTestNetworks: { type: 'boolean', default: false },
+  // Keyed by genesis hash (base58), so a file loaded for one cluster is never used on another.
+  deploymentFiles: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { genesisHash: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' }, path: { type: 'string', minLength: 1 } },
+      required: ['genesisHash', 'path'],
+      additionalProperties: false,
+    },
+    default: [],
+  },
   apiPort: { type: 'integer', minimum: 0, maximum: 65_535, default: 7300 },
   apiHost: { type: 'string', minLength: 1, default: '127.0.0.1' },
   corsOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] },
@@ -114,6 +128,7 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         checked.apiPort = integer(key, value, 0, 65_535, 'a TCP port (0: any free port)');
         break;
       case 'demoEnabled':
+      case 'demoOnTestNetworks':
       case 'paused':
         if (typeof value !== 'boolean') throw new Error(`${key} must be true or false`);
         checked[key] = value;
@@ -126,6 +141,12 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         if (!Array.isArray(value) || value.some((origin) => typeof origin !== 'string' || !/^https?:\/\/[^/]+$/.test(origin)))
           throw new Error('corsOrigins must be origins like https://app.example.com (scheme and host, no path)');
         checked.corsOrigins = value as string[];
+        break;
+      case 'deploymentFiles':
+        // Written by loadDeployment (which checks each file against its cluster), not typed in a form.
+        if (!Array.isArray(value) || value.some((entry: { genesisHash?: unknown; path?: unknown }) => typeof entry?.genesisHash !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(entry.genesisHash) || typeof entry.path !== 'string' || entry.path === ''))
+          throw new Error('deploymentFiles must be a list of {genesisHash, path}');
+        checked.deploymentFiles = (value as { genesisHash: string; path: string }[]).map(({ genesisHash, path }) => ({ genesisHash, path }));
         break;
       default:
         throw new Error(`unknown setting '${String(key)}'`);

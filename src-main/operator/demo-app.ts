@@ -1,12 +1,12 @@
 /**
- * The localnet demo app: opens a wager every few seconds with the localnet's dev app key, so that a
- * newcomer sees the keeper crank within seconds of the first start. It runs only on the app's own embedded
- * localnet (whose manifest holds the dev app key and test USDC); the console never offers it elsewhere.
+ * The demo app: opens a wager every few seconds, so that a newcomer sees the keeper crank within seconds
+ * of the first start. Where it may run is demoPlacement's call (a wager-keeper localnet, with its dev app
+ * key; another test network only when asked for explicitly; never mainnet-beta).
  */
-import type { Rpc, SolanaRpcApi } from '@solana/kit';
-import { openLocalnetWager } from '../localnet/dev-app-wager';
-import type { LocalnetManifest } from '../localnet/localnet';
-import type { DemoView } from './operator-interface';
+import type { KeyPairSigner, Rpc, SolanaRpcApi } from '@solana/kit';
+import { openWager } from '../chain/open-wager';
+import type { Deployment } from '../deployment/deployment';
+import type { ClusterName, DemoView } from './operator-interface';
 
 /** 1.00 test USDC per demo wager: the dev app holds 100 000, enough for a day at one every second. */
 const DEMO_STAKE = 1_000_000n;
@@ -17,9 +17,25 @@ export interface DemoApp {
   stop(): void;
 }
 
+/**
+ * Whether the demo app may run on a cluster, and why not: on the embedded localnet as its setting says;
+ * on another wager-keeper localnet (someone's test chain, whose dev app USDC is theirs) or another test
+ * network only with the explicit "demo on test networks" setting; never on mainnet-beta (real money).
+ */
+export function demoPlacement(cluster: { name: ClusterName; embedded: boolean }, demoOnTestNetworks: boolean): { allowed: true } | { allowed: false; reason: string } {
+  if (cluster.name === 'mainnet-beta') return { allowed: false, reason: 'never on mainnet-beta: its wagers would stake real USDC' };
+  if (cluster.embedded || demoOnTestNetworks) return { allowed: true };
+  return {
+    allowed: false,
+    reason: `off on this ${cluster.name === 'localnet' ? 'localnet (not this app\'s own: wagers appearing by themselves would surprise whoever runs it)' : 'cluster'}; turn on "Demo app on test networks" in Settings to run it here`,
+  };
+}
+
 export function createDemoApp(options: {
   rpc: Rpc<SolanaRpcApi>;
-  manifest: LocalnetManifest;
+  deployment: Pick<Deployment, 'programs' | 'paytables' | 'usdcMint'>;
+  /** Stakes and pays (on a localnet its dev app key; elsewhere the keeper's key, which needs test USDC). */
+  stakeOwner: KeyPairSigner;
   enabled: boolean;
   intervalMs: number;
   onChange?: () => void;
@@ -40,10 +56,15 @@ export function createDemoApp(options: {
     // One at a time: a slow RPC never piles up opens.
     if (opening || stopped) return;
     opening = true;
-    const paytables = options.manifest.paytables;
+    const paytables = options.deployment.paytables;
+    if (paytables.length === 0) {
+      lastError = 'the deployment has no paytables';
+      opening = false;
+      return;
+    }
     const paytable = paytables[turn++ % paytables.length]!.name;
     try {
-      await openLocalnetWager({ rpc: options.rpc, manifest: options.manifest, paytable, stake: DEMO_STAKE });
+      await openWager({ rpc: options.rpc, deployment: options.deployment, paytable, stake: DEMO_STAKE, stakeOwner: options.stakeOwner });
       opened += 1;
       lastOpenedAt = now();
       lastError = null;
@@ -66,7 +87,7 @@ export function createDemoApp(options: {
   schedule();
 
   return {
-    view: () => ({ available: true, enabled, intervalMs, opened, lastOpenedAt, lastError }),
+    view: () => ({ available: true, reason: null, enabled, intervalMs, opened, lastOpenedAt, lastError }),
     configure(next) {
       if (next.enabled === enabled && next.intervalMs === intervalMs) return;
       enabled = next.enabled;
@@ -81,9 +102,10 @@ export function createDemoApp(options: {
   };
 }
 
-/** The demo's view where it cannot run (not a wager-keeper localnet). */
-export const unavailableDemo = (intervalMs: number): DemoView => ({
+/** The demo's view where it cannot run, with the reason. */
+export const unavailableDemo = (intervalMs: number, reason: string): DemoView => ({
   available: false,
+  reason,
   enabled: false,
   intervalMs,
   opened: 0,

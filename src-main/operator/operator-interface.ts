@@ -41,16 +41,41 @@ export interface ClusterView {
   embedded: boolean;
   /** A wager-keeper localnet (its manifest answers): dev keys, faucet and the demo app are available. */
   wagerKeeperLocalnet: boolean;
+  /** The deployment the keeper runs against here (null: none known, see `noDeployment`). */
+  deployment: DeploymentView | null;
+  /** When no deployment is known for this cluster: says so, naming the cluster and its genesis hash, and how to load one. */
+  noDeployment: string | null;
+}
+
+/** Where the service is on a cluster: the deployment document's addresses, as Settings → Cluster shows them. */
+export interface DeploymentView {
+  clusterName: ClusterName;
+  genesisHash: string;
+  wagerProgram: string;
+  oracleProgram: string;
+  /** "ORAO VRF" for ORAO's program, else "local oracle". */
+  oracleName: 'ORAO VRF' | 'local oracle';
+  usdcMint: string;
+  pool: string;
+  config: string;
+  paytables: { name: string; address: string }[];
+  /** The deployment's public keeper (its /v1 base URL), whose faucet the console may ask. */
+  keeperApi: string | null;
+  /** Where it was found: a deployment file (its path: named, loaded in Settings, or in a deployments folder), or the localnet's own. */
+  source: { kind: 'file' | 'folder'; path: string } | { kind: 'localnet' };
 }
 
 /** 'keychain (created)': a new key was made at this start (fund it before it can crank). */
 export type KeySource = 'localnet dev key' | 'keychain' | 'keychain (created)' | 'file';
 
-export type CorePhase = 'starting' | 'running' | 'failed';
+/** `noDeployment`: the cluster answers, but no deployment of the service is known for it (the keeper waits for one). */
+export type CorePhase = 'starting' | 'running' | 'failed' | 'noDeployment';
 
 export interface DemoView {
-  /** Only on the app's embedded localnet (never elsewhere: it spends the dev app key's test USDC). */
+  /** On the app's embedded localnet; elsewhere only when asked for on a test network; never on mainnet-beta. */
   available: boolean;
+  /** Why it is not available here (null when it is). */
+  reason: string | null;
   enabled: boolean;
   intervalMs: number;
   opened: number;
@@ -159,9 +184,17 @@ export type CrankActionView =
   | { outcome: 'landed'; signature: string; feeLamports: number }
   | { outcome: 'lost' | 'skipped' | 'failed'; error: string };
 
-/** The faucet's status and a claim's answer: the same types /v1/faucet answers with (a type-only import, erased from the UI bundle). */
-export type FaucetView = FaucetStatus;
-export type FaucetClaimView = FaucetClaimResult;
+/**
+ * Which faucet the Faucet screen uses: this keeper's own when it holds the test mint's authority; else
+ * the deployment's public keeper (`keeperApi`), asked from the main process; else none, and why. The
+ * status and a claim's answer have the types /v1/faucet answers with (type-only imports, erased from the UI bundle).
+ */
+export type FaucetView =
+  | { source: 'this keeper'; status: FaucetStatus }
+  | { source: 'deployment keeper'; keeperApi: string; status: FaucetStatus | null; error: string | null }
+  | { source: 'none'; reason: string };
+/** A claim's answer and who answered it ("this keeper", or the deployment keeper's URL). */
+export type FaucetClaimView = FaucetClaimResult & { answeredBy: string };
 
 export interface HealthView {
   lamports: string;
@@ -253,9 +286,13 @@ export interface ConsoleSettings {
   /** Micro-lamports per compute unit (0: none). */
   priorityFeeMicroLamports: number;
   maxInFlight: number;
-  /** Localnet only: the demo app opens a wager every `demoIntervalMs`. */
+  /** The demo app opens a wager every `demoIntervalMs` (the embedded localnet; elsewhere see demoOnTestNetworks). */
   demoEnabled: boolean;
   demoIntervalMs: number;
+  /** Run the demo app on clusters other than the embedded localnet too (never on mainnet-beta): asked for explicitly. */
+  demoOnTestNetworks: boolean;
+  /** Deployment files loaded in Settings, one per cluster (by genesis hash); paths on the machine that runs the keeper. */
+  deploymentFiles: { genesisHash: string; path: string }[];
   /** The public /v1 API (applies at the next start of the app). */
   apiPort: number;
   apiHost: string;
@@ -332,8 +369,10 @@ export interface OperatorApi {
   localOracle(): Promise<LocalOracleView | null>;
   /** Stalls or resumes the local oracle (a wager-keeper localnet only), to see the expiry path. */
   setLocalOracleStalled(args: { stalled: boolean }): Promise<LocalOracleView>;
-  /** The faucet's status, or null where the keeper serves no faucet. */
-  faucetStatus(): Promise<FaucetView | null>;
+  /** Loads a deployment file (a path on the machine that runs the keeper) for the current cluster: checked, remembered for this cluster, and the keeper restarted against it. */
+  loadDeployment(args: { path: string }): Promise<StatusView>;
+  /** Which faucet serves this cluster (this keeper's, the deployment keeper's, or none and why) and its status. */
+  faucetStatus(): Promise<FaucetView>;
   /** Claims test USDC (and the SOL top-up) for a wallet; a refusal says why and when to retry. */
   faucetClaim(args: { owner: string }): Promise<FaucetClaimView>;
 }
@@ -364,6 +403,7 @@ export const OPERATOR_METHODS = [
   'claimLiquidity',
   'localOracle',
   'setLocalOracleStalled',
+  'loadDeployment',
   'faucetStatus',
   'faucetClaim',
 ] as const satisfies readonly OperatorMethod[];
@@ -399,7 +439,12 @@ export interface OperatorBridge {
   call<M extends OperatorMethod>(method: M, args: OperatorArgs<M>): Promise<OperatorResult<M>>;
   /** Live events; returns the unsubscribe function. */
   onEvent(listener: (event: OperatorEvent) => void): () => void;
+  /** Desktop only: the system's file picker for a deployment file (its path, or null when cancelled). Headless UIs take a typed path instead. */
+  pickDeploymentFile?(): Promise<string | null>;
 }
+
+/** The desktop-only IPC channel of the file picker (not an operator method: the headless host has no dialog). */
+export const IPC_PICK_DEPLOYMENT_FILE = 'desktop:pickDeploymentFile';
 
 /** Balance below which the console warns (0.05 SOL). */
 export const LOW_BALANCE_LAMPORTS = 50_000_000;

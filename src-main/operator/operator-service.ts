@@ -5,12 +5,12 @@
  * answers the operator interface (operator-interface.ts). Switching cluster restarts the chain side and
  * the keeper without restarting the host; the /v1 listener stays up and answers 503 meanwhile.
  */
-import { address, createSolanaRpc, isAddress, type Address, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { address, createSolanaRpc, isAddress, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
 import { EventEmitter } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { KeeperUnavailableError } from '../api/chain-read-error';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../api/public-api';
@@ -19,21 +19,23 @@ import { consoleOrigins, listenError, startKeeperCore, stopInReverse, type Keepe
 import { localnetListenError } from '../commands/localnet-command';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { CrankResult } from '../keeper/keeper';
+import { deploymentSummary, parseDeploymentText, type Deployment } from '../deployment/deployment';
+import { DeploymentClusterMismatchError, NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
+import { localnetDeployment, oracleName, resolveDeploymentForRpc } from '../deployment/deployment-resolver';
+import { remoteFaucetClaim, remoteFaucetStatus } from '../faucet/remote-faucet';
 import { fetchLocalnetManifest, localOracleStatus, resumeLocalOracle, stallLocalOracle } from '../localnet/localnet-admin-client';
 import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
 import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
 import { inspectWager } from './wager-inspection';
 import { claimInstruction, readLiquidity, strikeInstruction } from './liquidity-view';
-import { WAGER_PROGRAM_ADDRESS, findConfigPda } from '../protocol/wager';
-import { fetchConfig } from '../keeper/chain-view';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
 import { createStepLog, type StepLog } from '../store/step-log';
 import { clusterNameOf, testRpcConnection } from './cluster-identity';
 import { validateSettingsChanges, type SettingsBackend } from './console-settings';
-import { createDemoApp, unavailableDemo, type DemoApp } from './demo-app';
+import { createDemoApp, demoPlacement, unavailableDemo, type DemoApp } from './demo-app';
 import { createKeeperMetrics } from './metrics';
 import { solanaNetworkId } from '../chain/network-id';
 import { createOperatorHttp } from './operator-http';
@@ -47,7 +49,9 @@ import {
   type ClusterSetting,
   type ClusterView,
   type ConsoleSettings,
+  type DeploymentView,
   type EarningsTotals,
+  type FaucetView,
   type HealthView,
   type KeySource,
   type InspectionView,
@@ -77,6 +81,8 @@ export interface OperatorFlags {
   maxInFlight?: number;
   /** --faucet-mint/--faucet-authority, for the cluster given by --rpc. */
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+  /** --deployment FILE, for the cluster given by --rpc (else one is found by its genesis hash). */
+  deploymentFile?: string;
 }
 
 export interface OperatorServiceOptions {
@@ -111,6 +117,8 @@ export interface ServiceDescription {
   network: string | null;
   /** The full manifest of a wager-keeper localnet (callers print a public subset). */
   manifest: LocalnetManifest | null;
+  /** The deployment the keeper runs against (ready lines print deploymentSummary of it). */
+  deployment: Deployment | null;
 }
 
 export interface OperatorService {
@@ -130,6 +138,9 @@ interface ChainSide {
   rpcUrl: string;
   wsUrl: string;
   manifest: LocalnetManifest | null;
+  /** Where the service is on this cluster (null: none known; `view.noDeployment` says so and the keeper waits). */
+  deployment: Deployment | null;
+  deploymentSource: DeploymentSource | null;
   view: ClusterView;
   dbPath: string;
 }
@@ -140,7 +151,9 @@ interface KeeperSide {
   signer: KeyPairSigner;
   keySource: KeySource;
   stepLog: StepLog;
+  /** Made and ended by syncDemo as the cluster and the demo settings allow. */
   demo: DemoApp | null;
+  stopped: boolean;
   stop(): Promise<void>;
 }
 
@@ -255,7 +268,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       paused: settings.paused,
       apiUrl: api?.url ?? null,
       faucet: Boolean(keeperSide?.core.faucet),
-      demo: keeperSide?.demo?.view() ?? unavailableDemo(settings.demoIntervalMs),
+      demo: keeperSide?.demo?.view() ?? unavailableDemo(settings.demoIntervalMs, demoUnavailableReason(settings)),
       startedAt,
     };
   };
@@ -282,8 +295,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
 
   /** Slot and round trip of the current RPC, once a second: the status line and the queue's countdowns. */
   const probeRpc = async () => {
-    if (!chain || !keeperSide) return;
-    const rpc = keeperSide.core.connection.rpc;
+    if (!chain) return;
+    const rpc = keeperSide?.core.connection.rpc ?? createSolanaRpc(chain.rpcUrl);
     const started = performance.now();
     try {
       const slot = await rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal: AbortSignal.timeout(5_000) });
@@ -295,6 +308,13 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
   };
 
   // ---- the chain side
+  /** The deployment file for `setting`'s cluster: --deployment for the flags' cluster, else the one loaded in Settings for this genesis. */
+  const deploymentFileFor = (setting: ClusterSetting, genesisHash: string | null): { path: string; named: boolean } | null => {
+    if (flags.deploymentFile && JSON.stringify(setting) === JSON.stringify(flags.cluster)) return { path: flags.deploymentFile, named: true };
+    const remembered = genesisHash ? options.settings.store.deploymentFiles?.find((entry) => entry.genesisHash === genesisHash) : undefined;
+    return remembered ? { path: remembered.path, named: false } : null;
+  };
+
   const startChain = async (setting: ClusterSetting, initial: boolean): Promise<ChainSide> => {
     if (setting.kind === 'embedded') {
       const rpcPort = flags.embeddedRpcPort ?? (options.host === 'desktop' ? 0 : 8899);
@@ -302,25 +322,61 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         throw localnetListenError(error, rpcPort, undefined, 'the WebSocket port');
       });
       const dbPath = flags.dbPath ?? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db');
-      const genesisHash = localnet.genesis ? await createSolanaRpc(localnet.rpcUrl).getGenesisHash().send().catch(() => null) : null;
+      const genesisHash = localnet.manifest.genesisHash;
+      const deployment = await localnetDeployment(localnet.rpcUrl, localnet.manifest).catch(async (error: unknown) => {
+        await localnet.stop();
+        throw error;
+      });
+      const source: DeploymentSource = { kind: 'localnet' };
       return {
         setting,
         localnet,
         rpcUrl: localnet.rpcUrl,
         wsUrl: localnet.wsUrl,
         manifest: localnet.manifest,
+        deployment,
+        deploymentSource: deployment ? source : null,
         dbPath,
-        view: { name: 'localnet', rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl, genesisHash, embedded: true, wagerKeeperLocalnet: true },
+        view: {
+          name: 'localnet',
+          rpcUrl: localnet.rpcUrl,
+          wsUrl: localnet.wsUrl,
+          genesisHash,
+          embedded: true,
+          wagerKeeperLocalnet: true,
+          deployment: deployment ? deploymentView(deployment, source) : null,
+          noDeployment: deployment ? null : noDeploymentText('localnet', genesisHash),
+        },
       };
     }
     const rpcUrl = setting.rpcUrl;
-    const manifest = await fetchLocalnetManifest(rpcUrl).catch(() => null);
-    const wsUrl = setting.wsUrl ?? manifest?.wsUrl ?? defaultWebSocketUrl(rpcUrl);
+    const anyManifest = await fetchLocalnetManifest(rpcUrl).catch(() => null);
+    // A bare localnet has none of our programs, dev keys or mint: used like a public cluster.
+    const manifest = anyManifest && !anyManifest.bare ? anyManifest : null;
+    const wsUrl = setting.wsUrl ?? anyManifest?.wsUrl ?? defaultWebSocketUrl(rpcUrl);
     const genesisHash = await createSolanaRpc(rpcUrl)
       .getGenesisHash()
       .send({ abortSignal: AbortSignal.timeout(8_000) })
       .catch(() => null);
-    const name: ClusterName = clusterNameOf(genesisHash, manifest !== null);
+    const name: ClusterName = clusterNameOf(genesisHash, anyManifest !== null);
+    // Where the service is on this cluster. Headless commands exit with the resolver's own error (it names
+    // the cluster and --deployment/deploy); the console says so and waits for a file to be loaded.
+    const file = deploymentFileFor(setting, genesisHash);
+    let deployment: Deployment | null = null;
+    let deploymentSource: DeploymentSource | null = null;
+    let noDeployment: string | null = null;
+    try {
+      const resolved = await resolveDeploymentForRpc(rpcUrl, { file: file?.path, manifest: anyManifest, ...(genesisHash ? { genesisHash } : {}) });
+      deployment = resolved.deployment;
+      deploymentSource = resolved.source;
+    } catch (error) {
+      if ((initial && options.failFast) || !(error instanceof Error)) throw error;
+      if (genesisHash === null) throw error; // unreachable, and no file to go by: the core fails with the reason
+      noDeployment =
+        error instanceof NoDeploymentError
+          ? noDeploymentText(name, genesisHash)
+          : `${noDeploymentText(name, genesisHash)} The deployment file ${file?.named ? 'named by --deployment' : 'loaded for it before'} cannot be used: ${error.message}`;
+    }
     // Records per cluster: a localnet's chain is new every run (a fresh file); a long-lived cluster keeps its
     // file, so a restart resumes every wager. `serve --rpc`/`keeper --rpc` keep the documented keeper.db.
     const clusterFile = `keeper-${name}-${createHash('sha256').update(genesisHash ?? rpcUrl).digest('hex').slice(0, 8)}.db`;
@@ -328,7 +384,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       flags.dbPath ??
       (initial && options.host === 'headless'
         ? join(options.dataDir, 'keeper.db')
-        : manifest
+        : anyManifest
           ? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db')
           : join(options.dataDir, clusterFile));
     return {
@@ -336,8 +392,19 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       rpcUrl,
       wsUrl,
       manifest,
+      deployment,
+      deploymentSource,
       dbPath,
-      view: { name, rpcUrl, wsUrl, genesisHash, embedded: false, wagerKeeperLocalnet: manifest !== null },
+      view: {
+        name,
+        rpcUrl,
+        wsUrl,
+        genesisHash,
+        embedded: false,
+        wagerKeeperLocalnet: anyManifest !== null,
+        deployment: deployment && deploymentSource ? deploymentView(deployment, deploymentSource) : null,
+        noDeployment,
+      },
     };
   };
 
@@ -350,17 +417,22 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     return { signer: key.signer, source: key.source === 'file' ? 'file' : key.source };
   };
 
-  const startKeeperSide = async (side: ChainSide, initial: boolean): Promise<KeeperSide> => {
+  const startKeeperSide = async (side: ChainSide, deployment: Deployment, initial: boolean): Promise<KeeperSide> => {
     const settings = effective();
     const key = await keeperKey(side);
-    const faucet = side.manifest
-      ? { mint: side.manifest.usdcMint as Address, mintAuthority: await keypairFromBytes(side.manifest.mintAuthority) }
-      : initial
-        ? flags.faucet
-        : undefined;
+    // This keeper grants test USDC itself only when it holds the deployment's mint authority.
+    if (initial && flags.faucet && flags.faucet.mint !== deployment.usdcMint)
+      throw new Error(`--faucet-mint ${flags.faucet.mint} is not this deployment's USDC mint (${deployment.usdcMint}): the faucet would grant a token no wager takes`);
+    const faucet =
+      side.manifest && side.manifest.usdcMint === deployment.usdcMint
+        ? { mint: side.manifest.usdcMint as Address, mintAuthority: await keypairFromBytes(side.manifest.mintAuthority) }
+        : initial
+          ? flags.faucet
+          : undefined;
     const core = await startKeeperCore({
       rpcUrl: side.rpcUrl,
       wsUrl: side.wsUrl,
+      programAddress: address(deployment.programs.wager),
       signer: key.signer,
       dbPath: side.dbPath,
       priorityFeeMicroLamports: settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
@@ -369,7 +441,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       paused: settings.paused,
       logger: log,
     });
-    if (side.manifest) for (const paytable of side.manifest.paytables) paytableNames.set(paytable.address, paytable.name);
+    for (const paytable of deployment.paytables) paytableNames.set(paytable.address, paytable.name);
     const stepLog = createStepLog(core.db);
     const { events } = core.keeper;
     const onRecord = (record: WagerRecord) => {
@@ -398,19 +470,17 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     events.on('earnings', onEarnings);
     events.on('latency', onLatency);
     events.on('health', onHealth);
-    // Only on this app's own embedded localnet: another localnet is someone's test chain, where wagers
-    // appearing by themselves would surprise them (and its dev app key's USDC is theirs).
-    const demo = side.manifest && side.localnet
-      ? createDemoApp({ rpc: core.connection.rpc, manifest: side.manifest, enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs, onChange: emitStatus })
-      : null;
-    return {
+    const started: KeeperSide = {
       core,
       signer: key.signer,
       keySource: key.source,
       stepLog,
-      demo,
+      demo: null,
+      stopped: false,
       async stop() {
-        demo?.stop();
+        started.stopped = true;
+        started.demo?.stop();
+        started.demo = null;
         await core.stop();
         events.off('record', onRecord);
         events.off('step', onStep);
@@ -419,6 +489,34 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         events.off('health', onHealth);
       },
     };
+    await syncDemo(started, side, deployment);
+    return started;
+  };
+
+  /**
+   * Starts or ends the demo app as the cluster and the settings allow (demoPlacement): on a wager-keeper
+   * localnet it stakes the dev app key's test USDC; elsewhere the keeper key's own (fund it at the faucet).
+   */
+  const syncDemo = async (side: KeeperSide, chainSide: ChainSide, deployment: Deployment) => {
+    const settings = effective();
+    const allowed = demoPlacement(chainSide.view, settings.demoOnTestNetworks).allowed;
+    if (!allowed) {
+      side.demo?.stop();
+      side.demo = null;
+      return;
+    }
+    if (side.demo) return side.demo.configure({ enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs });
+    const stakeOwner = chainSide.manifest ? await keypairFromBytes(chainSide.manifest.devKeys.app.keypair) : side.signer;
+    if (side.stopped || side.demo) return; // stopped or started meanwhile
+    side.demo = createDemoApp({ rpc: side.core.connection.rpc, deployment, stakeOwner, enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs, onChange: emitStatus });
+  };
+
+  /** Why the demo app does not run now (the status shows it in place of the demo's figures). */
+  const demoUnavailableReason = (settings: ConsoleSettings): string => {
+    if (!chain) return 'no cluster is running';
+    if (!chain.deployment) return 'no deployment is known for this cluster';
+    const placement = demoPlacement(chain.view, settings.demoOnTestNetworks);
+    return placement.allowed ? 'the keeper is not running' : placement.reason;
   };
 
   const stopCore = async (what: 'keeper' | 'all') => {
@@ -441,10 +539,17 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       await stopCore(setting ? 'all' : 'keeper');
       if (setting) chain = await startChain(setting, initial);
       if (!chain) throw new Error('no cluster chosen');
-      keeperSide = await startKeeperSide(chain, initial);
-      startedAt = Date.now();
-      phase = 'running';
-      log.info({ cluster: chain.view.name, rpc: chain.rpcUrl, keeper: keeperSide.core.keeper.address }, 'keeper core running');
+      if (chain.deployment) {
+        keeperSide = await startKeeperSide(chain, chain.deployment, initial);
+        startedAt = Date.now();
+        phase = 'running';
+        log.info({ cluster: chain.view.name, rpc: chain.rpcUrl, keeper: keeperSide.core.keeper.address, deployment: deploymentSummary(chain.deployment) }, 'keeper core running');
+      } else {
+        // Not a failure: the cluster answers, the keeper waits for a deployment file (Settings → Cluster).
+        phase = 'noDeployment';
+        coreError = chain.view.noDeployment;
+        log.warn({ cluster: chain.view.name, genesisHash: chain.view.genesisHash }, 'no deployment known for this cluster: the keeper waits for one');
+      }
     } catch (error) {
       phase = 'failed';
       const message = (error as Error).message;
@@ -463,8 +568,13 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     return next;
   };
 
-  /** The wager program of the current cluster (a wager-keeper localnet names its own; else the built-in id). */
-  const wagerProgram = () => (chain?.manifest ? address(chain.manifest.programs.wager) : WAGER_PROGRAM_ADDRESS);
+  /** The deployment the keeper runs against (the operator's actions need one). */
+  const requireDeployment = (): Deployment => {
+    if (!chain?.deployment) throw new KeeperUnavailableError(chain?.view.noDeployment ?? 'the keeper is not running: see Settings');
+    return chain.deployment;
+  };
+  /** The wager program of the current deployment. */
+  const wagerProgram = () => address(requireDeployment().programs.wager);
   /** Sends a crank the operator asked for and says what it did, with the fee it earned (from its booking). */
   const operatorCrank = (side: KeeperSide, step: 'strike_epoch' | 'claim_deposit' | 'claim_withdraw', subject: string, instructions: Instruction[]) =>
     bookedCrank(side, () => side.core.keeper.crank(step, subject, instructions));
@@ -480,6 +590,22 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     } finally {
       side.core.keeper.events.off('earnings', onEarnings);
     }
+  };
+
+  /** Which faucet the console uses: this keeper's own (it holds the test mint's authority), the deployment keeper's, or none and why. */
+  const faucetSource = (): Exclude<FaucetView, { source: 'deployment keeper' }> | { source: 'deployment keeper'; keeperApi: string; status: null; error: null } => {
+    const own = keeperSide?.core.faucet;
+    if (own) return { source: 'this keeper', status: own.status() };
+    if (!chain) return { source: 'none', reason: 'no cluster is running' };
+    if (chain.view.name === 'mainnet-beta') return { source: 'none', reason: 'mainnet-beta has no faucet: its USDC is real' };
+    const deployment = chain.deployment;
+    if (!deployment) return { source: 'none', reason: 'no deployment is known for this cluster (Settings → Cluster), so there is no test USDC mint to grant' };
+    if (deployment.keeperApi) return { source: 'deployment keeper', keeperApi: deployment.keeperApi, status: null, error: null };
+    return {
+      source: 'none',
+      reason:
+        "this keeper does not hold the test USDC mint's authority (a wager-keeper localnet's, or `keeper --faucet-mint MINT --faucet-authority FILE`), and the deployment names no public keeper (`keeperApi`) whose faucet it could ask",
+    };
   };
 
   const requireKeeper = () => {
@@ -607,7 +733,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       options.settings.set(checked);
       const after = effective();
       if (checked.paused !== undefined) keeperSide?.core.keeper.setPaused(after.paused);
-      keeperSide?.demo?.configure({ enabled: after.demoEnabled, intervalMs: after.demoIntervalMs });
+      if (keeperSide && chain?.deployment) await syncDemo(keeperSide, chain, chain.deployment);
       const loopChanged = before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports || before.maxInFlight !== after.maxInFlight;
       let restarted = false;
       if (clusterChanged && checked.cluster) {
@@ -626,7 +752,12 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         return { address: text, problem: { kind: 'notAddress', message: `'${text}' is not a Solana address: paste a wager's address (base58, 32 to 44 characters)` }, report: {}, record: null, slots: null };
       const side = keeperSide;
       if (!side || !chain) throw new KeeperUnavailableError('the keeper is not running: the Inspector reads the chain through it; see Settings');
-      const inspection = await inspectWager(side.core.connection.rpc, chain.rpcUrl, address(text), chain.manifest ? address(chain.manifest.programs.wager) : undefined);
+      const deployment = requireDeployment();
+      const source = chain.deploymentSource;
+      const inspection = await inspectWager(side.core.connection.rpc, chain.rpcUrl, address(text), {
+        programs: { wager: address(deployment.programs.wager), oracle: address(deployment.programs.oracle) },
+        ...(source?.kind === 'file' || source?.kind === 'folder' ? { file: source.path } : {}),
+      });
       const record = side.core.keeper.records.get(text);
       // An address with nothing on chain may still be a wager this keeper finished: its record answers.
       const problem = inspection.notAWager && !(inspection.notAWager.kind === 'nothingHere' && record) ? { kind: inspection.notAWager.kind, message: inspection.notAWager.message } : null;
@@ -663,7 +794,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       const side = keeperSide;
       if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
       if (typeof request !== 'string' || !isAddress(request)) throw new Error(`'${request}' is not a request address`);
-      const mint = chain?.manifest ? address(chain.manifest.usdcMint) : await configUsdcMint(side.core.connection.rpc, wagerProgram());
+      const mint = address(requireDeployment().usdcMint);
       const { kind, instructions } = await claimInstruction(side.core.connection.rpc, wagerProgram(), side.signer, mint, address(request));
       return operatorCrank(side, kind === 'deposit' ? 'claim_deposit' : 'claim_withdraw', request, instructions);
     },
@@ -679,14 +810,49 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       return localOracleStatus(chain.rpcUrl);
     },
     async faucetStatus() {
-      return keeperSide?.core.faucet?.status() ?? null;
+      const source = faucetSource();
+      if (source.source !== 'deployment keeper') return source;
+      try {
+        return { ...source, status: await remoteFaucetStatus(source.keeperApi), error: null };
+      } catch (error) {
+        return { ...source, error: (error as Error).message };
+      }
     },
     async faucetClaim({ owner }) {
-      const faucet = keeperSide?.core.faucet;
-      if (!faucet) throw new Error('this keeper serves no faucet: only test networks have one (a wager-keeper localnet, or --faucet-mint on devnet)');
       if (typeof owner !== 'string' || !isAddress(owner.trim())) throw new Error(`'${owner}' is not a Solana address: paste a wallet address (base58, 32 to 44 characters)`);
+      const source = faucetSource();
+      if (source.source === 'none') throw new Error(`no faucet on this cluster: ${source.reason}`);
       // Claims from the console count against the same per-wallet and daily limits; one "client" for the console.
-      return faucet.claim(address(owner.trim()), 'operator console');
+      if (source.source === 'this keeper') return { ...(await keeperSide!.core.faucet!.claim(address(owner.trim()), 'operator console')), answeredBy: 'this keeper' };
+      return { ...(await remoteFaucetClaim(source.keeperApi, owner.trim())), answeredBy: source.keeperApi };
+    },
+    async loadDeployment({ path }) {
+      if (typeof path !== 'string' || path.trim() === '') throw new Error('give the path of a deployment file (the JSON `wager-keeper deploy` writes) on the machine that runs the keeper');
+      const file = resolve(path.trim().replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+      const side = chain;
+      const genesisHash = side?.view.genesisHash;
+      if (!side || !genesisHash) throw new Error('no cluster is running to load a deployment for: switch to one first (Settings → Cluster)');
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new Error(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give the path of a deployment file on the machine that runs the keeper`, { cause: error });
+      }
+      const deployment = parseDeploymentText(text, file);
+      if (deployment.cluster.genesisHash !== genesisHash) throw new DeploymentClusterMismatchError(file, deployment, genesisHash);
+      // Remembered for this cluster only (by genesis hash): the next start on it finds the file again.
+      const others = (options.settings.store.deploymentFiles ?? []).filter((entry) => entry.genesisHash !== genesisHash);
+      options.settings.set({ deploymentFiles: [...others, { genesisHash, path: file }] });
+      await change(async () => {
+        if (chain !== side) throw new Error('the cluster changed meanwhile: load the deployment again for the new one');
+        const source: DeploymentSource = { kind: 'file', path: file };
+        side.deployment = deployment;
+        side.deploymentSource = source;
+        side.view = { ...side.view, deployment: deploymentView(deployment, source), noDeployment: null };
+        log.info({ file, deployment: deploymentSummary(deployment) }, 'deployment loaded from the console');
+        await runCore(null, false);
+      });
+      return status();
     },
     async generateKey({ replace }) {
       const existing = await readKeeperKeyAddress(keychainAccount);
@@ -797,15 +963,32 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       genesisHash: chain?.view.genesisHash ?? null,
       network: chain?.view.genesisHash ? solanaNetworkId(chain.view.genesisHash) : null,
       manifest: chain?.manifest ?? null,
+      deployment: chain?.deployment ?? null,
     }),
   };
   return service;
 }
 
-/** The test USDC (or USDC) mint of the wager program's config on a cluster without a localnet manifest. */
-async function configUsdcMint(rpc: Rpc<SolanaRpcApi>, program: Address): Promise<Address> {
-  const [config] = await findConfigPda({ programAddress: program });
-  return (await fetchConfig(rpc, config)).usdcMint;
+/** What Settings → Cluster shows of a deployment. */
+function deploymentView(deployment: Deployment, source: DeploymentSource): DeploymentView {
+  return {
+    clusterName: deployment.cluster.name,
+    genesisHash: deployment.cluster.genesisHash,
+    wagerProgram: deployment.programs.wager,
+    oracleProgram: deployment.programs.oracle,
+    oracleName: oracleName(deployment.programs.oracle),
+    usdcMint: deployment.usdcMint,
+    pool: deployment.pool,
+    config: deployment.config,
+    paytables: deployment.paytables,
+    keeperApi: deployment.keeperApi ?? null,
+    source,
+  };
+}
+
+/** The console's words for a cluster without a deployment: which cluster, and both ways forward. */
+function noDeploymentText(name: ClusterName, genesisHash: string): string {
+  return `No Wager Keeper deployment is known for cluster ${name} (genesis hash ${genesisHash}). Load its deployment file (Settings → Cluster), or make one with \`wager-keeper deploy\`.`;
 }
 
 /** How long this keeper's waiting oracle requests have waited, from their request slot (or open slot). */

@@ -10,10 +10,9 @@ import { getBase64Encoder, type Address, type Rpc, type SolanaRpcApi } from '@so
 import { Buffer } from 'node:buffer';
 import { decodeWagerAccount, isRequestFulfilled } from '../keeper/chain-view';
 import { resolveWagerOutcome } from '../keeper/outcome-resolver';
-import { fulfilledRandomness, getNetworkStateDecoder, findNetworkStatePda, ORACLE_PROGRAM_ADDRESS, verifyRandomness } from '../protocol/oracle';
+import { fulfilledRandomness, getNetworkStateDecoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import {
-  WAGER_PROGRAM_ADDRESS,
   decodePaytableName,
   drawBucket,
   findConfigPda,
@@ -48,8 +47,16 @@ export interface WagerInspection {
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
 }
 
+/** The deployment an inspection reads with, and how `verify-randomness` finds it again. */
+export interface InspectionDeployment {
+  programs: { wager: Address; oracle: Address };
+  /** The --deployment FILE the deployment came from, if named: the verify-randomness command line names it too. */
+  file?: string;
+}
+
 /** Inspects `wagerAddress` through `rpc`; `rpcUrl` goes into the verify-randomness command line. */
-export async function inspectWager(rpc: Rpc<SolanaRpcApi>, rpcUrl: string, wagerAddress: Address, program: Address = WAGER_PROGRAM_ADDRESS): Promise<WagerInspection> {
+export async function inspectWager(rpc: Rpc<SolanaRpcApi>, rpcUrl: string, wagerAddress: Address, deployment: InspectionDeployment): Promise<WagerInspection> {
+  const program = deployment.programs.wager;
   const account = await readBytes(rpc, wagerAddress);
   const wager = account ? decodeWagerAccount(account.encoded, program) : null;
 
@@ -105,7 +112,7 @@ export async function inspectWager(rpc: Rpc<SolanaRpcApi>, rpcUrl: string, wager
     currentSlot: Number(slot),
   };
   if (wager.status === WagerStatus.Requested || wager.status === WagerStatus.PayoutPending) {
-    const configBytes = await readBytes(rpc, (await findConfigPda())[0]);
+    const configBytes = await readBytes(rpc, (await findConfigPda({ programAddress: program }))[0]);
     const oracleProgram = configBytes ? getConfigDecoder().decode(configBytes.data).oracleProgram : undefined;
     const request = await readBytes(rpc, wager.oracleRequest);
     const fulfilled = oracleProgram !== undefined && isRequestFulfilled(request?.encoded ?? null, oracleProgram);
@@ -126,7 +133,9 @@ export async function inspectWager(rpc: Rpc<SolanaRpcApi>, rpcUrl: string, wager
     if (randomness) {
       // What `verify-randomness --seed HEX --randomness HEX` takes, and the command that checks it here.
       report.randomnessHex = hex(randomness);
-      const oracleFlag = oracleProgram && oracleProgram !== ORACLE_PROGRAM_ADDRESS ? ` --oracle-program ${oracleProgram}` : '';
+      // verify-randomness finds the deployment's oracle as inspect found the deployment; a config that names another oracle is named.
+      const deploymentFlag = deployment.file ? ` --deployment ${deployment.file}` : '';
+      const oracleFlag = oracleProgram && oracleProgram !== deployment.programs.oracle ? ` --oracle-program ${oracleProgram}` : deploymentFlag;
       report.verifyWith = `npx wager-keeper verify-randomness --rpc ${rpcUrl}${oracleFlag} --seed ${seedHex} --randomness ${report.randomnessHex}`;
       if (paytable && wager.status === WagerStatus.Requested) {
         const bucket = drawBucket(paytable, randomness);

@@ -33,11 +33,15 @@ function StatusLine() {
   const now = useNow();
   const cluster = status?.cluster ?? null;
   const phase = status?.phase ?? 'starting';
-  // One word for the loop: running, paused (no new cranks), starting… or failed (the panel below says why).
+  // One word for the loop: running, paused (no new cranks), starting…, failed or waiting for a deployment (the panel below says why).
   const phaseClass = phase === 'running' && status?.paused ? 'paused' : phase;
-  const phaseText = { running: 'running', paused: 'paused', starting: 'starting…', failed: 'keeper failed' }[phaseClass];
+  const phaseText = { running: 'running', paused: 'paused', starting: 'starting…', failed: 'keeper failed', noDeployment: 'no deployment' }[phaseClass];
   const phaseTitle =
-    phaseClass === 'paused' ? 'Paused: no new cranks are sent; in-flight ones finish' : phaseClass === 'failed' ? (status?.error ?? undefined) : undefined;
+    phaseClass === 'paused'
+      ? 'Paused: no new cranks are sent; in-flight ones finish'
+      : phaseClass === 'failed' || phaseClass === 'noDeployment'
+        ? (status?.error ?? undefined)
+        : undefined;
   return (
     <header className="status-line">
       <div className="status-items">
@@ -85,6 +89,12 @@ function CoreProblem() {
     return (
       <div className="panel error" role="alert">
         <strong>The keeper is not running.</strong> {status.data.error ?? 'It stopped without saying why: check its log.'} <GoTo screen="settings">Open Settings</GoTo> to pick a cluster that works.
+      </div>
+    );
+  if (status.data?.phase === 'noDeployment')
+    return (
+      <div className="panel warn-box" role="alert">
+        <strong>The keeper is waiting for a deployment.</strong> {status.data.cluster?.noDeployment ?? status.data.error} <GoTo screen="settings">Open Settings</GoTo> to load one.
       </div>
     );
   if (status.data?.phase === 'starting')

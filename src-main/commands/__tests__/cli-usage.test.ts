@@ -81,6 +81,9 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['serve', '--port', '--rpc', 'http://127.0.0.1:1'], /--port needs a value \(got the flag '--rpc'\)/],
     [['open', '--paytable', 'dice', '--amount', '1.999'], /--amount is a USDC amount with at most two decimals \(like 1\.99\), got '1\.999'/],
     [['open', '--paytable', 'dice', '--amount', '-1'], /--amount is a USDC amount with at most two decimals \(like 1\.99\), got '-1'/],
+    [['open', '--paytable', 'dice', '--amount', '1.00', '--app-keypair', 'app.json'], /--app-keypair needs --keypair/],
+    [['serve', '--deployment', 'devnet.json'], /--deployment needs --rpc: the embedded localnet brings its own deployment/],
+    [['verify-randomness', '--authority', '11111111111111111111111111111111', '--deployment', 'd.json', '--seed', '00', '--randomness', '00'], /--deployment needs --rpc/],
   ])('wager-keeper %j', (args, message) => {
     const { code, stderr, stdout } = cli(...args);
     expect(stderr).toMatch(message);

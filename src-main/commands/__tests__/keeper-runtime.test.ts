@@ -29,6 +29,7 @@ async function start(overrides: Partial<KeeperRuntimeOptions> = {}) {
     rpcUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     signer: await generateKeyPairSigner(),
+    programAddress: (await generateKeyPairSigner()).address,
     dbPath: join(dir, 'keeper.db'),
     apiPort: 0,
     ...overrides,

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { IPC_EVENT_CHANNEL, OPERATOR_METHODS, ipcChannel, type OperatorApi, type OperatorBridge, type OperatorEvent } from '../../operator/operator-interface';
+import { IPC_EVENT_CHANNEL, IPC_PICK_DEPLOYMENT_FILE, OPERATOR_METHODS, ipcChannel, type OperatorApi, type OperatorBridge, type OperatorEvent } from '../../operator/operator-interface';
 import { DESKTOP_CSP, runDesktopApp, type DesktopService } from '../desktop-app';
 import { createElectronStandIn } from './electron-stand-in';
 
@@ -84,7 +84,8 @@ describe('the desktop window', () => {
 
   it('has one IPC channel per operator method, each reaching the operator interface with its argument', async () => {
     const { standIn, calls } = await startApp();
-    expect([...standIn.handlers.keys()].sort()).toEqual(OPERATOR_METHODS.map(ipcChannel).sort());
+    // Plus the desktop's own file picker, which is not an operator method (the headless host has no dialog).
+    expect([...standIn.handlers.keys()].sort()).toEqual([...OPERATOR_METHODS.map(ipcChannel), IPC_PICK_DEPLOYMENT_FILE].sort());
     for (const method of OPERATOR_METHODS) {
       const reply = await standIn.invoke(ipcChannel(method), PAGE_URL, { probe: method });
       expect(reply).toEqual({ ok: true, value: { answeredBy: method } });
@@ -132,7 +133,7 @@ describe('oracle stall notifications', () => {
 });
 
 describe('the sandboxed preload', () => {
-  it('exposes exactly window.wagerKeeper with call and onEvent, over the operator channels', async () => {
+  it('exposes exactly window.wagerKeeper with call, onEvent and the deployment file picker, over the operator channels', async () => {
     const standIn = createElectronStandIn({ pageUrl: () => PAGE_URL });
     const recorded = recordingService();
     await runDesktopApp(standIn.electron as never, () => recorded.service, OUT);
@@ -140,7 +141,7 @@ describe('the sandboxed preload', () => {
     await import('../../../src-preload/index');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'onEvent']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'onEvent', 'pickDeploymentFile']);
 
     expect(await bridge.call('status', undefined)).toEqual({ answeredBy: 'status' });
     await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow('setPaused refused: what to do next');
@@ -152,6 +153,13 @@ describe('the sandboxed preload', () => {
     unsubscribe();
     recorded.emit({ type: 'earnings' });
     expect(seen).toEqual([{ type: 'earnings' }]);
+
+    // "Load a deployment file…": the system's picker answers a path (null when cancelled); the page then calls loadDeployment.
+    expect(await bridge.pickDeploymentFile!()).toBeNull();
+    standIn.picked.files = ['/home/op/devnet-deployment.json'];
+    expect(await bridge.pickDeploymentFile!()).toBe('/home/op/devnet-deployment.json');
+    expect(standIn.dialogs[0]).toMatchObject({ properties: ['openFile'], filters: [{ extensions: ['json'] }, { extensions: ['*'] }] });
+    expect(await standIn.invoke(IPC_PICK_DEPLOYMENT_FILE, 'https://evil.example/')).toMatchObject({ ok: false, error: expect.stringMatching(/refused/) });
     vi.doUnmock('electron');
   });
 });

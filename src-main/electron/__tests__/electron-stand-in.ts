@@ -11,6 +11,7 @@
  * - session.defaultSession.webRequest.onHeadersReceived and setPermissionRequestHandler (recorded);
  * - Notification (isSupported true; show() records title and body);
  * - shell.openExternal (recorded); contextBridge.exposeInMainWorld (recorded, values as the page sees them);
+ * - dialog.showOpenDialog (recorded; answers `pickedFiles`, or canceled when it is empty);
  * - ipcRenderer.invoke (routed to ipcMain's handlers) and on/removeListener for events sent by main.
  */
 import { EventEmitter } from 'node:events';
@@ -25,6 +26,8 @@ export function createElectronStandIn(options: { pageUrl: () => string }) {
   const exposed = new Map<string, unknown>();
   const opened: string[] = [];
   const notifications: { title: string; body: string }[] = [];
+  const dialogs: Record<string, unknown>[] = [];
+  const picked = { files: [] as string[] };
   class StandInNotification {
     constructor(readonly options: { title: string; body: string }) {}
     static isSupported() {
@@ -119,7 +122,13 @@ export function createElectronStandIn(options: { pageUrl: () => string }) {
       on: (channel: string, listener: (...args: unknown[]) => void) => rendererEvents.on(channel, listener),
       removeListener: (channel: string, listener: (...args: unknown[]) => void) => rendererEvents.removeListener(channel, listener),
     },
-    dialog: { showErrorBox: () => undefined },
+    dialog: {
+      showErrorBox: () => undefined,
+      showOpenDialog: async (options: Record<string, unknown>) => {
+        dialogs.push(options);
+        return { canceled: picked.files.length === 0, filePaths: [...picked.files] };
+      },
+    },
   };
 
   /** Calls the handler of `channel` as Electron does for a page at `senderUrl`. */
@@ -129,5 +138,5 @@ export function createElectronStandIn(options: { pageUrl: () => string }) {
     return handler({ sender: windows[0]?.webContents, senderFrame: { url: senderUrl } }, ...args);
   }
 
-  return { electron, handlers, windows, exposed, opened, notifications, headerListeners, permissionHandlers, appEvents, rendererEvents, invoke };
+  return { electron, handlers, windows, exposed, opened, notifications, dialogs, picked, headerListeners, permissionHandlers, appEvents, rendererEvents, invoke };
 }

@@ -45,7 +45,7 @@ async function runGateway(options: { dbName?: string; fee?: bigint } = {}): Prom
     rpcUrl: bed.localnet.rpcUrl,
     signer: gatewayKey,
     dbPath: bed.dir.path(options.dbName ?? 'gateway.db'),
-    programs: bed.localnet.manifest.programs,
+    deployment: bed.localnet.manifest,
     paytables: ['coin-flip', 'wheel'],
     limits: { minStake: 10_000n, maxStake: 5_000n * USDC, fee: options.fee ?? 0n },
     keeper: inProcessKeeper(keeper),

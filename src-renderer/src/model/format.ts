@@ -65,6 +65,16 @@ export const shorten = (text: string, keep = 4): string => (text.length <= keep 
 export const clusterLabel = (cluster: Pick<ClusterView, 'name' | 'embedded'> | null): string =>
   cluster ? (cluster.embedded ? `embedded ${cluster.name}` : cluster.name) : 'no cluster';
 
+/**
+ * The Solana Explorer page of a transaction or an address, on public clusters only (a localnet's or a
+ * custom cluster's are not on Explorer: those are shown with a copy button alone).
+ * @example explorerUrl('devnet', 'address', 'Ab…') // "https://explorer.solana.com/address/Ab…?cluster=devnet"
+ */
+export function explorerUrl(cluster: ClusterName | null | undefined, kind: 'tx' | 'address', value: string): string | null {
+  if (cluster !== 'mainnet-beta' && cluster !== 'devnet' && cluster !== 'testnet') return null;
+  return `https://explorer.solana.com/${kind}/${value}${cluster === 'mainnet-beta' ? '' : `?cluster=${cluster}`}`;
+}
+
 /** "about 19,999 cranks at 5,000 lamports each". */
 export const describeRunway = (runway: RunwayView): string =>
   `about ${runway.cranks.toLocaleString('en-US')} ${runway.cranks === 1 ? 'crank' : 'cranks'} at ${formatLamports(runway.lamportsPerCrank)} each`;

@@ -1,22 +1,16 @@
 /** The wager inspector, for support staff: any address, open or closed, in words, with its slot timeline. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import type { ClusterName, InspectionView } from '../../../src-main/operator/operator-interface';
+import type { InspectionView } from '../../../src-main/operator/operator-interface';
 import { Address } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
-import { formatUsdc } from '../model/format';
+import { explorerUrl, formatUsdc } from '../model/format';
 import { timelineOf } from '../model/timeline';
 import { useBridge, useHealth, useStatus } from '../queries';
 
 /** `#/inspector?wager=X` or `?wager=X`: the address a link opens. */
 const wagerFromLocation = () =>
   new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('wager') ?? new URLSearchParams(window.location.search).get('wager') ?? '';
-
-/** Explorer links exist for public clusters only; a localnet's transactions are shown with a copy button. */
-const explorerUrl = (cluster: ClusterName | undefined, signature: string) =>
-  cluster === 'mainnet-beta' || cluster === 'devnet' || cluster === 'testnet'
-    ? `https://explorer.solana.com/tx/${signature}${cluster === 'mainnet-beta' ? '' : `?cluster=${cluster}`}`
-    : null;
 
 /** Report fields that are USDC amounts (the shared inspection writes them as plain decimals). */
 const USDC_FIELDS = new Set(['stake', 'maxPayout', 'payout', 'payoutDue']);
@@ -147,7 +141,7 @@ function Result({ view }: { view: InspectionView }) {
         )}
         <ul>
           {signatures.map(([name, signature]) => {
-            const url = explorerUrl(cluster, signature);
+            const url = explorerUrl(cluster, 'tx', signature);
             return (
               <li key={name}>
                 {name}: <Address value={signature} label={`Copy ${name}`} />

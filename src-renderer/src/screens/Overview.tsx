@@ -220,15 +220,13 @@ function DemoApp() {
     return (
       <section className="panel" aria-labelledby="demo-title">
         <h2 id="demo-title">Demo app</h2>
-        <p className="muted">
-          Not on this cluster: the demo app runs only on the embedded localnet (it spends the localnet's test USDC). Here wagers appear as apps open them.
-        </p>
+        <p className="muted">Not running: {demo.reason ?? 'not on this cluster'}. Here wagers appear as apps open them.</p>
       </section>
     );
   const intervals = DEMO_INTERVALS_MS.includes(demo.intervalMs) ? DEMO_INTERVALS_MS : [...DEMO_INTERVALS_MS, demo.intervalMs].sort((a, b) => a - b);
   return (
     <section className="panel" aria-labelledby="demo-title">
-      <h2 id="demo-title">Demo app (embedded localnet)</h2>
+      <h2 id="demo-title">Demo app{status.cluster?.embedded ? ' (embedded localnet)' : ''}</h2>
       <p>
         {demo.enabled ? `On: opens a 1.00 USDC wager every ${formatDuration(demo.intervalMs)}.` : 'Off: opens no wagers.'} Opened {demo.opened.toLocaleString('en-US')}{' '}
         so far{demo.lastOpenedAt ? `, the last ${formatAge(demo.lastOpenedAt, now)}` : ''}.

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ConnectionTest, ConsoleSettings, KeyView, SettingsView } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
+import { DeploymentDetails } from '../components/DeploymentDetails';
 import { clusterLabel } from '../model/format';
 import {
   CLUSTER_PRESETS,
@@ -119,6 +120,8 @@ function ClusterSection({ view }: { view: SettingsView }) {
         Now: {running ? `${clusterLabel(running)} at ${running.rpcUrl}` : 'no cluster'}. Switching restarts the keeper on the new cluster; the app keeps running, and
         wagers already tracked on this cluster resume when you switch back.
       </p>
+      <DeploymentDetails cluster={running ?? null} />
+      <h3>Switch cluster</h3>
       <fieldset>
         <legend>Run the keeper on</legend>
         {CHOICES.map(([value, label]) => (
@@ -317,6 +320,44 @@ function KeySection({ view }: { view: SettingsView }) {
   );
 }
 
+/**
+ * The demo app elsewhere than the embedded localnet: only when asked for here (it stakes the keeper key's
+ * test USDC, or a wager-keeper localnet's dev app key's), and never on mainnet-beta. Saved at once.
+ */
+function DemoOnTestNetworks({ view }: { view: SettingsView }) {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const cluster = useStatus().data?.cluster;
+  const save = useMutation({
+    mutationFn: (demoOnTestNetworks: boolean) => bridge.call('saveSettings', { changes: { demoOnTestNetworks } }),
+    onSuccess: (result) => {
+      client.setQueryData(['settings'], result.view);
+      void client.invalidateQueries({ queryKey: ['status'] });
+    },
+  });
+  return (
+    <div className="actions">
+      <label className="radio">
+        <input
+          type="checkbox"
+          checked={view.settings.demoOnTestNetworks}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate(e.target.checked)}
+        />{' '}
+        Demo app on test networks
+      </label>
+      <span className="muted">
+        opens demo wagers on clusters other than the embedded localnet (never on mainnet-beta){cluster?.name === 'mainnet-beta' ? ': this cluster is mainnet-beta, so it stays off here' : ''}
+      </span>
+      {save.error && (
+        <span role="alert" className="error">
+          {save.error.message}
+        </span>
+      )}
+    </div>
+  );
+}
+
 function OptionsSection({ view }: { view: SettingsView }) {
   const bridge = useBridge();
   const client = useQueryClient();
@@ -374,14 +415,15 @@ function OptionsSection({ view }: { view: SettingsView }) {
           {input('priorityFeeMicroLamports', 'Priority fee', 'micro-lamports per CU', '0: no priority fee')}
           {input('maxInFlight', 'Max in flight', 'cranks', 'sent at once, at most')}
           {demoAvailable ? (
-            input('demoIntervalSeconds', 'Demo rate', 's between demo wagers', 'embedded localnet only')
+            input('demoIntervalSeconds', 'Demo rate', 's between demo wagers', 'while the demo app runs')
           ) : (
             <>
               <span>Demo rate</span>
-              <span className="muted">the demo app runs only on the embedded localnet</span>
+              <span className="muted">the demo app does not run here: {status?.demo.reason ?? 'see the Overview'}</span>
             </>
           )}
         </div>
+        <DemoOnTestNetworks view={view} />
         <h3>Public API (applies at the next start)</h3>
         <div className="form-grid">
           {input('apiPort', 'API port', 'TCP port', '0: any free port; applies at the next start')}

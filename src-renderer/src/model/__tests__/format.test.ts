@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clusterLabel,
+  explorerUrl,
   describeRunway,
   formatAge,
   formatDuration,
@@ -73,6 +74,18 @@ describe('cluster badge', () => {
     expect(clusterLabel({ name: 'mainnet-beta', embedded: false })).toBe('mainnet-beta');
     expect(clusterLabel({ name: 'custom', embedded: false })).toBe('custom');
     expect(clusterLabel(null)).toBe('no cluster');
+  });
+});
+
+describe('explorer links', () => {
+  it('link addresses and transactions on public clusters only', () => {
+    const key = 'GmHJybd8DAeMMkrf2v83PjgDNjxm8i3aFeUbvJyqBq4q';
+    expect(explorerUrl('devnet', 'address', key)).toBe(`https://explorer.solana.com/address/${key}?cluster=devnet`);
+    expect(explorerUrl('testnet', 'tx', key)).toBe(`https://explorer.solana.com/tx/${key}?cluster=testnet`);
+    expect(explorerUrl('mainnet-beta', 'address', key)).toBe(`https://explorer.solana.com/address/${key}`);
+    expect(explorerUrl('localnet', 'address', key)).toBeNull();
+    expect(explorerUrl('custom', 'tx', key)).toBeNull();
+    expect(explorerUrl(null, 'tx', key)).toBeNull();
   });
 });
 

@@ -9,6 +9,8 @@ const saved: ConsoleSettings = {
   maxInFlight: 128,
   demoEnabled: true,
   demoIntervalMs: 5_000,
+  demoOnTestNetworks: false,
+  deploymentFiles: [],
   apiPort: 7_300,
   apiHost: '127.0.0.1',
   corsOrigins: [],
