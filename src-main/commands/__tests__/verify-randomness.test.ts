@@ -94,10 +94,14 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('wager-keeper verify-randomness', () => {
   it('verifies with the authorities of the NetworkState when --authority is omitted, naming the signer', async () => {
+    // --oracle-program names the oracle (this minimal RPC has no genesis hash to find a deployment by;
+    // deployment-commands.test.ts covers --rpc with a deployment).
     const valid = await cli(
       'verify-randomness',
       '--rpc',
       rpcUrl,
+      '--oracle-program',
+      chain.programAddress,
       '--seed',
       hex(seed),
       '--randomness',
