@@ -1,5 +1,6 @@
 /** The kit RPC and subscription clients for a cluster, from its HTTP URL (and WebSocket URL). */
-import { createSolanaRpc, createSolanaRpcSubscriptions, type Rpc, type RpcSubscriptions, type SolanaRpcApi, type SolanaRpcSubscriptionsApi } from '@solana/kit';
+import { createSolanaRpcFromTransport, createSolanaRpcSubscriptions, type Rpc, type RpcSubscriptions, type SolanaRpcApi, type SolanaRpcSubscriptionsApi } from '@solana/kit';
+import { createResilientTransport, type ResilientTransportOptions } from './resilient-transport';
 
 export interface ChainConnection {
   rpcUrl: string;
@@ -16,6 +17,11 @@ export function defaultWebSocketUrl(rpcUrl: string): string {
   return url.toString().replace(/\/$/, '');
 }
 
-export function connectToChain(rpcUrl: string, wsUrl = defaultWebSocketUrl(rpcUrl)): ChainConnection {
-  return { rpcUrl, wsUrl, rpc: createSolanaRpc(rpcUrl), subscriptions: createSolanaRpcSubscriptions(wsUrl) };
+/** A kit RPC over the resilient transport: retries, Retry-After honoured, stale answers refused. */
+export function createChainRpc(rpcUrl: string, options: Omit<ResilientTransportOptions, 'url'> = {}): Rpc<SolanaRpcApi> {
+  return createSolanaRpcFromTransport(createResilientTransport({ url: rpcUrl, ...options })) as Rpc<SolanaRpcApi>;
+}
+
+export function connectToChain(rpcUrl: string, wsUrl = defaultWebSocketUrl(rpcUrl), options: Omit<ResilientTransportOptions, 'url'> = {}): ChainConnection {
+  return { rpcUrl, wsUrl, rpc: createChainRpc(rpcUrl, options), subscriptions: createSolanaRpcSubscriptions(wsUrl) };
 }

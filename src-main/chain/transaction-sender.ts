@@ -87,8 +87,16 @@ export interface SentTransaction {
   feeLamports: bigint;
 }
 
+/** Per-send choices: a higher priority fee for a crank close to its deadline, within a lamport budget. */
+export interface SendOptions {
+  /** Micro-lamports per compute unit for this send (instead of the sender's own). */
+  priorityFeeMicroLamports?: bigint;
+  /** The most this send may pay in priority fee (lamports): the price is lowered to fit. */
+  maxPriorityFeeLamports?: bigint;
+}
+
 export interface TransactionSender {
-  send(instructions: readonly Instruction[]): Promise<SentTransaction>;
+  send(instructions: readonly Instruction[], options?: SendOptions): Promise<SentTransaction>;
   /** Simulates as `send` would first, without sending: the compute units, or the refusal (TransactionFailedError). */
   simulate(instructions: readonly Instruction[]): Promise<{ unitsConsumed: bigint }>;
 }
@@ -96,11 +104,11 @@ export interface TransactionSender {
 export function createTransactionSender(options: SenderOptions): TransactionSender {
   const { rpc, payer } = options;
   const margin = options.computeUnitMargin ?? 1.2;
-  const priority = options.priorityFeeMicroLamports ?? 0n;
+  const defaultPriority = options.priorityFeeMicroLamports ?? 0n;
   const resendMs = options.resendIntervalMs ?? 2_000;
 
   type Lifetime = Awaited<ReturnType<ReturnType<typeof rpc.getLatestBlockhash>['send']>>['value'];
-  const build = async (instructions: readonly Instruction[], unitLimit: number, known?: Lifetime) => {
+  const build = async (instructions: readonly Instruction[], unitLimit: number, priority: bigint, known?: Lifetime) => {
     const lifetime = known ?? (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
     const budget = [
       getSetComputeUnitLimitInstruction({ units: unitLimit }),
@@ -115,16 +123,16 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
     return { message, lifetime };
   };
   /** The compute-budget instructions `build` puts first (their programs, for naming a failing instruction). */
-  const budgetPrograms = () => (priority > 0n ? [COMPUTE_BUDGET_PROGRAM_ADDRESS, COMPUTE_BUDGET_PROGRAM_ADDRESS] : [COMPUTE_BUDGET_PROGRAM_ADDRESS]);
+  const budgetPrograms = (priority: bigint) => (priority > 0n ? [COMPUTE_BUDGET_PROGRAM_ADDRESS, COMPUTE_BUDGET_PROGRAM_ADDRESS] : [COMPUTE_BUDGET_PROGRAM_ADDRESS]);
 
   /** Simulates with room to spare; a refusal here costs nothing and names the reason. */
-  const simulate = async (instructions: readonly Instruction[]) => {
-    const draft = await build(instructions, SIMULATION_UNIT_LIMIT);
+  const simulate = async (instructions: readonly Instruction[], priority = defaultPriority) => {
+    const draft = await build(instructions, SIMULATION_UNIT_LIMIT, priority);
     const unsigned = getBase64EncodedWireTransaction(compileTransaction(draft.message));
     const { value: simulation } = await rpc
       .simulateTransaction(unsigned, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
       .send();
-    const programs = [...budgetPrograms(), ...instructions.map((ix) => ix.programAddress)];
+    const programs = [...budgetPrograms(priority), ...instructions.map((ix) => ix.programAddress)];
     if (simulation.err) throw new TransactionFailedError('simulation', simulation.err, simulation.logs ?? [], programs);
     return { draft, simulation, programs };
   };
@@ -134,16 +142,20 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
       const { simulation } = await simulate(instructions);
       return { unitsConsumed: simulation.unitsConsumed ?? 0n };
     },
-    async send(instructions) {
+    async send(instructions, sendOptions = {}) {
+      const asked = sendOptions.priorityFeeMicroLamports ?? defaultPriority;
       // 1. Simulate.
-      const { draft, simulation, programs } = await simulate(instructions);
+      const { draft, simulation, programs } = await simulate(instructions, asked);
       const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
+      const budget = sendOptions.maxPriorityFeeLamports;
+      const priority =
+        budget !== undefined && priorityFeeLamports(asked, BigInt(unitLimit)) > budget ? (budget * 1_000_000n) / BigInt(unitLimit) : asked;
       const feeLamports = LAMPORTS_PER_SIGNATURE + priorityFeeLamports(priority, BigInt(unitLimit));
 
       // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
       for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {
         // The first attempt reuses the simulation's blockhash (one RPC call less per crank).
-        const { message, lifetime } = await build(instructions, unitLimit, rebuild === 0 ? draft.lifetime : undefined);
+        const { message, lifetime } = await build(instructions, unitLimit, priority, rebuild === 0 ? draft.lifetime : undefined);
         const signed = await signTransactionMessageWithSigners(message);
         const wire = getBase64EncodedWireTransaction(signed);
         const signature = getSignatureFromTransaction(signed);

@@ -4,16 +4,19 @@
  */
 import {
   address,
+  getAddressEncoder,
   getBase58Decoder,
   getBase64Encoder,
   type Address,
   type Base64EncodedBytes,
   type Base64EncodedDataResponse,
+  type ReadonlyUint8Array,
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { fulfilledRandomness, getRandomnessV2DiscriminatorBytes } from '../protocol/oracle';
-import { drawBucket, getConfigDecoder, getPaytableDecoder, getWagerDecoder, payoutFor, type Config, type SlotHash, type Wager } from '../protocol/wager';
+import { createHash } from 'node:crypto';
+import { fulfilledRandomness, getNetworkStateDiscriminatorBytes, getRandomnessV2DiscriminatorBytes } from '../protocol/oracle';
+import { drawBucket, getConfigDecoder, getConfigDiscriminatorBytes, getPaytableDecoder, getWagerDecoder, payoutFor, type Config, type SlotHash, type Wager } from '../protocol/wager';
 
 export const SLOT_HASHES_SYSVAR = address('SysvarS1otHashes111111111111111111111111111');
 const BATCH = 100;
@@ -27,6 +30,26 @@ export async function fetchAccounts(rpc: Rpc<SolanaRpcApi>, addresses: readonly 
     out.push(...value.map((account) => (account ? { data: account.data, owner: account.owner } : null)));
   }
   return out;
+}
+
+/**
+ * True when `wager` is the account at `at`: the wager PDA ["wager", integrator authority, nonce] with
+ * its stored bump. One hash, no bump search (the address is on chain, so it is off the curve already).
+ * Hand-written because kit only offers the searching derivation.
+ */
+export function isWagerAt(at: Address, wager: Wager, program: Address): boolean {
+  const nonce = Buffer.alloc(8);
+  nonce.writeBigUInt64LE(wager.nonce);
+  const encoder = getAddressEncoder();
+  const hash = createHash('sha256')
+    .update('wager')
+    .update(Uint8Array.from(encoder.encode(wager.integratorAuthority)))
+    .update(nonce)
+    .update(Uint8Array.of(wager.bump))
+    .update(Uint8Array.from(encoder.encode(program)))
+    .update('ProgramDerivedAddress')
+    .digest();
+  return getBase58Decoder().decode(hash) === at;
 }
 
 const bytesOf = (account: NonNullable<EncodedAccount>) => getBase64Encoder().encode(account.data[0]);
@@ -91,8 +114,27 @@ export async function fetchSlotHashes(rpc: Rpc<SolanaRpcApi>): Promise<SlotHash[
   return entries;
 }
 
-export async function fetchConfig(rpc: Rpc<SolanaRpcApi>, configAddress: Address): Promise<Config> {
+/** True when `bytes` start with `discriminator`. */
+const startsWith = (bytes: ArrayLike<number>, discriminator: ArrayLike<number>) => Array.from(discriminator).every((byte, index) => bytes[index] === byte);
+
+export async function fetchConfig(rpc: Rpc<SolanaRpcApi>, configAddress: Address, program?: Address): Promise<Config> {
   const { value } = await rpc.getAccountInfo(configAddress, { encoding: 'base64', commitment: 'confirmed' }).send();
   if (!value) throw new Error(`the wager program's config ${configAddress} does not exist on this cluster`);
-  return getConfigDecoder().decode(getBase64Encoder().encode(value.data[0]));
+  const bytes = getBase64Encoder().encode(value.data[0]);
+  // Owner and discriminator checked: an answer about another account (a stale or mixed-up RPC answer) is refused.
+  if ((program && value.owner !== program) || !startsWith(bytes, getConfigDiscriminatorBytes())) {
+    throw new Error(`the RPC answered for ${configAddress} with an account that is not the wager program's config (a stale or mixed-up answer)`);
+  }
+  return getConfigDecoder().decode(bytes);
+}
+
+/** The oracle's network state account (owner and discriminator checked), as bytes. */
+export async function fetchNetworkStateBytes(rpc: Rpc<SolanaRpcApi>, networkState: Address, oracleProgram: Address): Promise<ReadonlyUint8Array> {
+  const { value } = await rpc.getAccountInfo(networkState, { encoding: 'base64', commitment: 'confirmed' }).send();
+  if (!value) throw new Error(`the oracle's network state ${networkState} does not exist`);
+  const bytes = getBase64Encoder().encode(value.data[0]);
+  if (value.owner !== oracleProgram || !startsWith(bytes, getNetworkStateDiscriminatorBytes())) {
+    throw new Error(`the RPC answered for ${networkState} with an account that is not the oracle's network state (a stale or mixed-up answer)`);
+  }
+  return bytes;
 }

@@ -5,7 +5,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
+import { TransactionFailedError, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
 import { ORACLE_PROGRAM_ADDRESS } from '../protocol/generated/oracle';
 import { WAGER_PROGRAM_ADDRESS } from '../protocol/generated/wager';
 import { customErrorName, type ErrorNamingPrograms } from '../protocol/program-errors';
@@ -50,7 +50,7 @@ export interface CrankSenderOptions {
 }
 
 export interface CrankSender {
-  send(step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0]): Promise<CrankResult>;
+  send(step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0], options?: SendOptions): Promise<CrankResult>;
   counters(): Record<CrankStep, Record<StepOutcome, number>>;
 }
 
@@ -73,9 +73,9 @@ export function createCrankSender({ sender, earnings, events, config, now, log, 
 
   return {
     counters: () => counts,
-    async send(step, subject, instructions) {
+    async send(step, subject, instructions, options) {
       try {
-        const sent = await sender.send(instructions);
+        const sent = await sender.send(instructions, options);
         const entry = {
           at: new Date(now()).toISOString(),
           wager: subject,

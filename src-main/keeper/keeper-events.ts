@@ -2,6 +2,7 @@
 import type { EarningsEntry, CrankStep } from '../store/earnings-ledger';
 import type { WagerRecord } from '../store/wager-records';
 import type { HealthRecord } from './keeper-service';
+import type { OverdueWager } from './keeper';
 
 export interface OracleLatency {
   wager: string;
@@ -28,4 +29,6 @@ export interface KeeperEvents {
   latency: [OracleLatency];
   health: [HealthRecord];
   step: [StepEvent];
+  /** A wager just found overdue (no request 10 slots after it could be requested). */
+  overdue: [OverdueWager];
 }

@@ -27,6 +27,8 @@ export interface HealthRecord {
   lastTick: number;
   queue: number;
   rpcError?: string;
+  /** Wagers still without a randomness request 10+ slots after they could be requested (absent when none). */
+  overdue?: number;
 }
 
 export type SubmitWagerResult = { kind: 'queued' } | { kind: 'accountNotFound' } | { kind: 'notAWager' };

@@ -7,13 +7,13 @@
  * config and the oracle's treasury are read again every sweep, after an RPC outage and after a refusal
  * that says they changed; lost subscriptions are made again once the RPC answers.
  */
-import { getAddressDecoder, getBase64Encoder, type Address, type Base64EncodedBytes, type KeyPairSigner } from '@solana/kit';
+import { getAddressDecoder, type Address, type Base64EncodedBytes, type KeyPairSigner } from '@solana/kit';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { ChainConnection } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
-import { createTransactionSender, type TransactionSender } from '../chain/transaction-sender';
-import { ORACLE_PROGRAM_ADDRESS, findNetworkStatePda } from '../protocol/generated/oracle';
+import { createTransactionSender, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
+import { findNetworkStatePda } from '../protocol/generated/oracle';
 import {
   WAGER_PROGRAM_ADDRESS,
   WagerStatus,
@@ -38,7 +38,7 @@ import {
   type WagerRecordChanges,
   type WagerRecordStore,
 } from '../store/wager-records';
-import { decodeWagerAccount, drawnSettlement, fetchAccounts, fetchConfig, fetchSlotHashes, fulfilledRequestFilter, isRequestFulfilled } from './chain-view';
+import { decodeWagerAccount, isWagerAt, drawnSettlement, fetchAccounts, fetchConfig, fetchNetworkStateBytes, fetchSlotHashes, fulfilledRequestFilter, isRequestFulfilled } from './chain-view';
 import type { KeeperEvents, StepOutcome } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createLiquidityCranker } from './liquidity-cranker';
@@ -93,6 +93,18 @@ export interface Keeper extends KeeperService {
    * books it on the wager's record; also while paused. Skipped when the wager is not PayoutPending.
    */
   claimPayoutNow(address: Address): Promise<CrankResult>;
+  /** Wagers whose randomness should have been requested 10+ slots ago and was not (the early warning of issue 16). */
+  overdueRequests(): OverdueWager[];
+}
+
+/** A wager still without a request OVERDUE_AFTER_SLOTS slots after it could be requested. */
+export interface OverdueWager {
+  wager: string;
+  openSlot: number;
+  expirySlot: number;
+  /** Slots past the moment it could be requested (open + 2). */
+  slotsLate: number;
+  lastError: string | null;
 }
 
 /** Refusals that mean "someone else already moved this wager" (or the clock is not there yet): not failures. */
@@ -107,6 +119,22 @@ const ORACLE_FEE_SHORTFALL = 'oracle insufficientFunds';
 const BACKOFF_BASE_MS = 2_000;
 const LIQUIDITY_PASS_INTERVAL_MS = 3_000;
 const BACKOFF_MAX_MS = 60_000;
+/**
+ * A wager's own steps (request, settle, expire) back off at most this long: the window is 150 slots
+ * (about a minute), and a backoff grown past it let wagers expire under a faulty RPC (issue 16).
+ */
+const WAGER_STEP_BACKOFF_MAX_MS = 4_000;
+/** Slots a request may be late (past open + 2) before the wager is reported overdue. */
+export const OVERDUE_AFTER_SLOTS = 10;
+/** Within this many slots of its deadline a step ignores its backoff and is sent every pass, with a raised priority fee. */
+export const URGENT_SLOTS = 50n;
+/** The urgent priority fee (micro-lamports per compute unit), raised 4x per urgent retry, within half the step's fee. */
+const URGENT_PRIORITY_MICRO_LAMPORTS = 20_000n;
+const URGENT_PRIORITY_MAX_MICRO_LAMPORTS = 5_000_000n;
+/** Overdue wagers listed in the health view (the count is exact). */
+const OVERDUE_LISTED = 50;
+/** How soon a failed sweep is tried again (the next regular one may be after the window). */
+const SWEEP_RETRY_MS = 2_000;
 const CLAIM_BACKOFF_BASE_MS = 10_000;
 const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
 /** The least time between two attempts to restore lost subscriptions. */
@@ -243,6 +271,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     lastTick,
     queue: records.countByState(IN_PROGRESS_STATES),
     ...(rpcError ? { rpcError } : {}),
+    ...(overdue.size > 0 ? { overdue: overdue.size } : {}),
   });
 
   /**
@@ -252,11 +281,9 @@ export function createKeeper(options: KeeperOptions): Keeper {
    */
   const readSetup = async () => {
     const hash = await rpc.getGenesisHash().send();
-    const nextConfig = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
+    const nextConfig = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0], program);
     const [networkState] = await findNetworkStatePda({ programAddress: nextConfig.oracleProgram });
-    const { value } = await rpc.getAccountInfo(networkState, { encoding: 'base64', commitment: 'confirmed' }).send();
-    if (!value) throw new Error(`the oracle's network state ${networkState} does not exist`);
-    const bytes = getBase64Encoder().encode(value.data[0]);
+    const bytes = await fetchNetworkStateBytes(rpc, networkState, nextConfig.oracleProgram);
     const treasury = getAddressDecoder().decode(bytes.subarray(40, 72)); // NetworkState treasury, bytes 40..72
     if (genesisHash !== undefined && hash !== genesisHash) {
       log?.warn({ rpc: connection.rpcUrl, previousGenesisHash: genesisHash, genesisHash: hash }, 'the cluster changed (new genesis hash): using its program config and oracle');
@@ -280,7 +307,14 @@ export function createKeeper(options: KeeperOptions): Keeper {
     await refreshSetup();
   };
 
-  const cranks = createCrankSender({ sender, earnings, events, config: () => config, now, log, programs: { wager: program, oracle: ORACLE_PROGRAM_ADDRESS } });
+  const cranks = createCrankSender({ sender, earnings, events, config: () => config, now, log, programs: {
+      wager: program,
+      // The oracle this deployment's config names (no crank is sent before the config is read).
+      get oracle() {
+        return config?.oracleProgram ?? '';
+      },
+    },
+  });
   const sendCrank = cranks.send;
 
   /** Sends one step for one wager and records what happened on the wager's record. */
@@ -290,12 +324,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
     build: () => Promise<Parameters<TransactionSender['send']>[0]>,
     onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>,
     onResult?: (result: CrankResult) => void,
+    sendOptions?: SendOptions,
   ) => {
     inFlight.add(address);
     try {
       let result: CrankResult;
       try {
-        result = await sendCrank(step, address, await build());
+        result = await sendCrank(step, address, await build(), sendOptions);
       } catch (error) {
         result = { outcome: 'failed', error: (error as Error).message }; // building failed (RPC)
       }
@@ -309,7 +344,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       } else if (result.outcome === 'failed') {
         const attempts = (records.get(address)?.attempts ?? 0) + 1;
         const claim = step === 'claim_payout';
-        const backoff = Math.min((claim ? CLAIM_BACKOFF_BASE_MS : BACKOFF_BASE_MS) * 2 ** (attempts - 1), claim ? CLAIM_BACKOFF_MAX_MS : BACKOFF_MAX_MS);
+        const backoff = Math.min((claim ? CLAIM_BACKOFF_BASE_MS : BACKOFF_BASE_MS) * 2 ** (attempts - 1), claim ? CLAIM_BACKOFF_MAX_MS : WAGER_STEP_BACKOFF_MAX_MS);
         change(address, { attempts, lastError: `${step}: ${result.error}`, nextAttemptAt: now() + backoff });
         log?.warn({ wager: address, step, attempts, retryInMs: backoff, error: result.error }, `${step} failed; retrying later`);
         // The refusal says what we cached is stale: the next pass reads config and oracle first.
@@ -372,7 +407,14 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const resolveClosed = async (record: WagerRecord) => {
     inFlight.add(record.address);
     try {
-      const outcome = await resolveWagerOutcome(rpc, record.address as Address, program, history(record.openSlot));
+      const outcome = await resolveWagerOutcome(rpc, record.address as Address, program, history(record.openSlot)).catch((error: Error) => {
+        // The history could not be read (RPC error): look again soon, without counting it as "not found".
+        const attempts = closedLookups.get(record.address)?.attempts ?? 0;
+        closedLookups.set(record.address, { attempts, nextAt: now() + BACKOFF_BASE_MS });
+        log?.debug({ wager: record.address, error: error.message }, 'closed wager: history not readable yet');
+        return null;
+      });
+      if (!outcome) return;
       const request = outcome.kind !== 'unknown' && outcome.request && !record.requestSignature
         ? { requestSignature: outcome.request.signature, requestedSlot: Number(outcome.request.slot) }
         : {};
@@ -416,6 +458,39 @@ export function createKeeper(options: KeeperOptions): Keeper {
     }
   };
 
+  /** Wagers found overdue (no request OVERDUE_AFTER_SLOTS slots after open + 2), until their request lands or they close. */
+  const overdue = new Map<string, OverdueWager>();
+  const noteOverdue = (record: WagerRecord, wager: Wager, slot: bigint) => {
+    const entry: OverdueWager = {
+      wager: record.address,
+      openSlot: Number(wager.openSlot),
+      expirySlot: Number(wager.expirySlot),
+      slotsLate: Number(slot - (wager.openSlot + 2n)),
+      lastError: record.lastError,
+    };
+    if (!overdue.has(record.address)) {
+      log?.warn(
+        { wager: record.address, openSlot: entry.openSlot, expirySlot: entry.expirySlot, slotsLate: entry.slotsLate, lastError: record.lastError },
+        `randomness for wager ${record.address} is overdue: still not requested ${entry.slotsLate} slots after it could be; retrying every pass, with a raised priority fee near its expiry`,
+      );
+      events.emit('overdue', entry);
+    }
+    overdue.set(record.address, entry);
+  };
+  /** Forgets overdue wagers that were requested or closed (seen in this pass's read). */
+  const clearOverdue = (addresses: readonly string[], wagers: readonly (Wager | null)[]) => {
+    addresses.forEach((address, index) => {
+      if (overdue.has(address) && wagers[index]?.status !== WagerStatus.Open) overdue.delete(address);
+    });
+  };
+  /** The priority of an urgent send: raised 4x per attempt already made, from URGENT_PRIORITY_MICRO_LAMPORTS. */
+  const urgentSendOptions = (record: WagerRecord): SendOptions => {
+    const raised = URGENT_PRIORITY_MICRO_LAMPORTS * 4n ** BigInt(Math.min(record.attempts, 6));
+    const floor = options.priorityFeeMicroLamports ?? 0n;
+    const price = raised > URGENT_PRIORITY_MAX_MICRO_LAMPORTS ? URGENT_PRIORITY_MAX_MICRO_LAMPORTS : raised;
+    return { priorityFeeMicroLamports: price > floor ? price : floor };
+  };
+
   const launch = (work: () => Promise<void>) => {
     // A pass that started before stop() (a late slot notification) must not send anything new after it.
     if (!running || paused) return;
@@ -445,10 +520,16 @@ export function createKeeper(options: KeeperOptions): Keeper {
         runStep('claim_payout', address, async () => [await getClaimPayoutForWager(context)], async (signature) => ({ claimSignature: signature, payoutPending: false })),
       );
     }
-    if (record.nextAttemptAt > now()) return;
+    // Close to the deadline a step is sent every pass whatever its backoff, and pays for priority.
+    const urgent = slot + URGENT_SLOTS >= wager.expirySlot;
+    if (record.nextAttemptAt > now() && !urgent) return;
+    const priority = urgent ? urgentSendOptions(record) : undefined;
     const expirable = slot > wager.expirySlot && !fulfilled;
     if (expirable) {
       return launch(() => runStep('expire', address, async () => [await getExpireForWager(context)], async (signature) => ({ state: 'expired', expireSignature: signature })));
+    }
+    if (wager.status === WagerStatus.Open && slot >= wager.openSlot + 2n + BigInt(OVERDUE_AFTER_SLOTS)) {
+      noteOverdue(record, wager, slot);
     }
     if (wager.status === WagerStatus.Open && slot >= wager.openSlot + 2n) {
       const hashes = await slotHashes();
@@ -480,6 +561,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
             if (oracleRequest) awaitedRequests.add(oracleRequest);
             return { state: 'requested', requestSignature: signature, requestedSlot: Number(landedSlot), oracleRequest };
           },
+          undefined,
+          priority && { ...priority, maxPriorityFeeLamports: programConfig.requestFee / 2n },
         ),
       );
     }
@@ -497,11 +580,18 @@ export function createKeeper(options: KeeperOptions): Keeper {
         }
       }
       return launch(() =>
-        runStep('settle', address, async () => [await getSettleForWager(context)], async (signature) => {
-          const outcome = await settlementOutcome(signature, address, wager);
-          // Not readable yet: stay `fulfilled` with the signature; the next passes find the outcome (resolveClosed).
-          return outcome ? { state: 'settled', settleSignature: signature, ...outcome } : { settleSignature: signature };
-        }),
+        runStep(
+          'settle',
+          address,
+          async () => [await getSettleForWager(context)],
+          async (signature) => {
+            const outcome = await settlementOutcome(signature, address, wager);
+            // Not readable yet: stay `fulfilled` with the signature; the next passes find the outcome (resolveClosed).
+            return outcome ? { state: 'settled', settleSignature: signature, ...outcome } : { settleSignature: signature };
+          },
+          undefined,
+          priority && config && { ...priority, maxPriorityFeeLamports: config.settleFee / 2n },
+        ),
       );
     }
   };
@@ -520,7 +610,13 @@ export function createKeeper(options: KeeperOptions): Keeper {
         (record) => !inFlight.has(record.address),
       );
       const accounts = await fetchAccounts(rpc, work.map((r) => r.address as Address));
-      const wagers = accounts.map((account) => decodeWagerAccount(account, program));
+      const decoded = accounts.map((account) => decodeWagerAccount(account, program));
+      // A wager read back is checked to be the account asked for (its PDA from its own seeds and bump): an
+      // answer meant for other addresses (a stale or mixed-up RPC answer) is refused, not acted on.
+      const mismatched = work.findIndex((record, index) => decoded[index] && !isWagerAt(record.address as Address, decoded[index], program));
+      if (mismatched >= 0) throw new Error(`the RPC answered for other accounts than ${work[mismatched]!.address} (a stale or mixed-up answer); reading again`);
+      const wagers = decoded;
+      clearOverdue(work.map((r) => r.address), wagers);
       const requests = wagers.map((w) => (w && w.status === WagerStatus.Requested ? w.oracleRequest : null));
       const requestAddresses = requests.filter((r): r is Address => r !== null);
       // From every record waiting for randomness, in flight or not, read now (not from `work`, read before
@@ -651,7 +747,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       .then(() => {
         log?.info('subscriptions restored');
         // Wagers opened while we were not subscribed.
-        return sweep();
+        return sweepUntilDone();
       })
       .catch((error: Error) => {
         subscriptionsLost = true;
@@ -660,13 +756,31 @@ export function createKeeper(options: KeeperOptions): Keeper {
       .finally(() => (resubscribing = false));
   };
 
+  /**
+   * A sweep that failed is tried again within seconds, not at the next regular sweep: wagers opened while
+   * the keeper was down (or unsubscribed) are only found by a sweep, and the next one can be after their window.
+   */
+  let sweepRetry: NodeJS.Timeout | undefined;
+  const sweepUntilDone = async (): Promise<void> => {
+    clearTimeout(sweepRetry);
+    sweepRetry = undefined;
+    try {
+      await sweep();
+    } catch (error) {
+      log?.warn({ error: (error as Error).message, retryInMs: SWEEP_RETRY_MS }, 'sweep failed; trying again shortly');
+      if (!running) return;
+      sweepRetry = setTimeout(() => void sweepUntilDone(), SWEEP_RETRY_MS);
+      sweepRetry.unref?.();
+    }
+  };
+
   const setUpWhenReachable = async (): Promise<void> => {
     try {
       await ensureSetup();
     } catch (error) {
       rpcError = `${connection.rpcUrl}: ${(error as Error).message}`;
-      log?.error({ rpc: connection.rpcUrl, error: (error as Error).message }, 'cannot read the chain; retrying in 5 s');
-      const retry = setTimeout(() => void (running ? setUpWhenReachable() : undefined), 5_000);
+      log?.error({ rpc: connection.rpcUrl, error: (error as Error).message }, `cannot read the chain; retrying in ${SWEEP_RETRY_MS / 1000} s`);
+      const retry = setTimeout(() => void (running ? setUpWhenReachable() : undefined), SWEEP_RETRY_MS);
       retry.unref?.();
       timers.push(retry);
       return;
@@ -675,7 +789,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       subscriptionsLost = true; // a later good pass tries again
       log?.warn({ error: error.message }, 'subscriptions unavailable; polling only');
     });
-    await sweep().catch((error: Error) => log?.warn({ error: error.message }, 'sweep failed'));
+    await sweepUntilDone();
   };
 
   /**
@@ -737,6 +851,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (!paused && running) void tick();
     },
     isPaused: () => paused,
+    overdueRequests: () => [...overdue.values()].sort((a, b) => b.slotsLate - a.slotsLate).slice(0, OVERDUE_LISTED),
     crank: (step, subject, instructions) => sendCrank(step, subject, instructions),
     async claimPayoutNow(address) {
       const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);
@@ -752,7 +867,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       // The chain may be unreachable at start: the keeper still starts (health shows rpcError) and
       // finishes its set-up as soon as the RPC answers.
       await setUpWhenReachable();
-      timers.push(setInterval(() => void sweep().catch(() => undefined), options.sweepIntervalMs ?? 30_000));
+      timers.push(setInterval(() => void sweepUntilDone(), options.sweepIntervalMs ?? 30_000));
       // A slow heartbeat in case the slot subscription drops: the loop never stops for long.
       timers.push(setInterval(() => void tick(), 1_000));
       for (const timer of timers) timer.unref?.();
@@ -762,6 +877,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       running = false;
       abort.abort();
       for (const timer of timers) clearInterval(timer);
+      clearTimeout(sweepRetry);
       await ticking;
       await liquidityPass;
       // Fix: the confirmer used to be stopped under the steps still in flight: it reported their

@@ -18,6 +18,8 @@ export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>): Registry {
   const balance = new Gauge({ name: 'wager_keeper_balance_lamports', help: "The keeper key's balance", registers: [registry] });
   const lastTick = new Gauge({ name: 'wager_keeper_last_tick_ms', help: 'Unix ms of the last completed loop', registers: [registry] });
   const rpcUp = new Gauge({ name: 'wager_keeper_rpc_up', help: '1 while the chain can be read', registers: [registry] });
+  const overdueFound = new Counter({ name: 'wager_keeper_overdue_requests_total', help: 'Wagers found without a randomness request 10 slots after it could be sent', registers: [registry] });
+  const overdueNow = new Gauge({ name: 'wager_keeper_overdue_requests', help: 'Wagers overdue for their randomness request now', registers: [registry] });
 
   keeper.events.on('step', (event) => cranks.inc({ step: event.step, outcome: event.outcome }));
   keeper.events.on('earnings', (entry) => {
@@ -25,11 +27,13 @@ export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>): Registry {
     spent.inc(entry.feeLamports);
   });
   keeper.events.on('latency', (entry) => latency.observe(entry.slots));
+  keeper.events.on('overdue', () => overdueFound.inc());
   keeper.events.on('health', (health) => {
     queue.set(health.queue);
     balance.set(Number(health.lamports));
     lastTick.set(health.lastTick);
     rpcUp.set(health.rpcError ? 0 : 1);
+    overdueNow.set(health.overdue ?? 0);
   });
   return registry;
 }
