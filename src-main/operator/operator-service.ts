@@ -290,6 +290,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       checkedAt: probe.checkedAt,
       runway: { lamportsPerCrank, cranks: Number(lamports / BigInt(lamportsPerCrank)), low: lamports < BigInt(LOW_BALANCE_LAMPORTS) },
       oracleWait: oracleWait(keeper?.records.byState(['requested']) ?? [], probe.slot),
+      overdue: keeper?.overdueRequests() ?? [],
     };
   };
 
@@ -608,8 +609,13 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     };
   };
 
+  /** Why there is no keeper to act through: no deployment known here (say so), or it is not running. */
+  const notRunning = (what: string) =>
+    new KeeperUnavailableError(phase === 'noDeployment' && chain?.view.noDeployment ? chain.view.noDeployment : `the keeper is not running: ${what}`);
+
   const requireKeeper = () => {
-    if (!keeperSide) throw new KeeperUnavailableError(phase === 'failed' ? (coreError ?? 'the keeper is not running') : 'the keeper is restarting');
+    if (!keeperSide)
+      throw new KeeperUnavailableError(phase === 'failed' || phase === 'noDeployment' ? (coreError ?? 'the keeper is not running') : 'the keeper is restarting');
     return keeperSide.core.keeper;
   };
 
@@ -751,7 +757,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       if (!isAddress(text))
         return { address: text, problem: { kind: 'notAddress', message: `'${text}' is not a Solana address: paste a wager's address (base58, 32 to 44 characters)` }, report: {}, record: null, slots: null };
       const side = keeperSide;
-      if (!side || !chain) throw new KeeperUnavailableError('the keeper is not running: the Inspector reads the chain through it; see Settings');
+      if (!side || !chain) throw notRunning('the Inspector reads the chain through it; see Settings');
       const deployment = requireDeployment();
       const source = chain.deploymentSource;
       const inspection = await inspectWager(side.core.connection.rpc, chain.rpcUrl, address(text), {
@@ -775,24 +781,24 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     async claimPayout({ address: target }) {
       if (typeof target !== 'string' || !isAddress(target)) throw new Error(`'${target}' is not a Solana address`);
       const side = keeperSide;
-      if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      if (!side) throw notRunning('see Settings');
       return bookedCrank(side, () => side.core.keeper.claimPayoutNow(address(target)));
     },
     async liquidity({ owner }) {
       if (owner !== null && owner !== undefined && owner !== '' && !isAddress(owner.trim())) throw new Error(`'${owner}' is not a Solana address: filter by an LP's wallet address`);
       const side = keeperSide;
-      if (!side || !chain) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      if (!side || !chain) throw notRunning('see Settings');
       return readLiquidity(side.core.connection.rpc, wagerProgram(), owner ? owner.trim() : null);
     },
     async strikeEpoch() {
       const side = keeperSide;
-      if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      if (!side) throw notRunning('see Settings');
       const { subject, instructions } = await strikeInstruction(side.core.connection.rpc, wagerProgram(), side.signer);
       return operatorCrank(side, 'strike_epoch', subject, instructions);
     },
     async claimLiquidity({ request }) {
       const side = keeperSide;
-      if (!side) throw new KeeperUnavailableError('the keeper is not running: see Settings');
+      if (!side) throw notRunning('see Settings');
       if (typeof request !== 'string' || !isAddress(request)) throw new Error(`'${request}' is not a request address`);
       const mint = address(requireDeployment().usdcMint);
       const { kind, instructions } = await claimInstruction(side.core.connection.rpc, wagerProgram(), side.signer, mint, address(request));
