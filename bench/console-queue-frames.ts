@@ -76,6 +76,7 @@ const health = () => ({
   checkedAt: Date.now(),
   runway: { lamportsPerCrank: 5_000, cranks: 1_000_000, low: false },
   oracleWait: { waiting: Math.round(wagers / 3), oldestWaitSlots: 2 },
+  overdue: [],
 });
 const totals = { receivedLamports: 0, feeLamports: 0, netLamports: 0, cranks: 0 };
 const loadGenerator: OperatorApi = {

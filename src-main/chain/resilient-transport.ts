@@ -121,7 +121,8 @@ export function createResilientTransport(options: ResilientTransportOptions): Rp
       const signal = config.signal ? AbortSignal.any([config.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
       try {
         const body = (await base({ payload: config.payload, signal })) as AnswerBody;
-        if (asNumber(body?.error?.code) === MIN_CONTEXT_SLOT_NOT_REACHED) throw new StaleAnswerError(method, 'the node is behind the slot asked for');
+        // A node behind the slot asked for: another node may answer; the last try hands the RPC's own error on.
+        if (asNumber(body?.error?.code) === MIN_CONTEXT_SLOT_NOT_REACHED && attempt < attempts) throw new StaleAnswerError(method, 'the node is behind the slot asked for');
         checkFreshness(method, payload?.params, body);
         return body as TResponse;
       } catch (error) {

@@ -209,6 +209,20 @@ export interface HealthView {
   checkedAt: number;
   runway: RunwayView;
   oracleWait: OracleWaitView;
+  /**
+   * Wagers still without a randomness request 10+ slots after they could be requested (the keeper retries
+   * them every pass, with a raised priority fee near expiry): the early warning of a stake at risk.
+   */
+  overdue: OverdueRequestView[];
+}
+
+export interface OverdueRequestView {
+  wager: string;
+  openSlot: number;
+  expirySlot: number;
+  /** Slots past the moment the request could be sent (open + 2). */
+  slotsLate: number;
+  lastError: string | null;
 }
 
 export interface EarningsTotals {

@@ -119,7 +119,7 @@ describe('oracle stall notifications', () => {
     const health = (waiting: number, oldestWaitSlots: number | null) =>
       emit({
         type: 'health',
-        health: { lamports: '1', lastTick: 0, queue: 0, rpcError: null, slot: 1, rpcLatencyMs: 1, checkedAt: 0, runway: { lamportsPerCrank: 5000, cranks: 0, low: true }, oracleWait: { waiting, oldestWaitSlots } },
+        health: { lamports: '1', lastTick: 0, queue: 0, rpcError: null, slot: 1, rpcLatencyMs: 1, checkedAt: 0, runway: { lamportsPerCrank: 5000, cranks: 0, low: true }, oracleWait: { waiting, oldestWaitSlots }, overdue: [] },
       });
     health(1, 5);
     health(1, 21);

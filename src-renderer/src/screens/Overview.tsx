@@ -261,10 +261,46 @@ function DemoApp() {
   );
 }
 
+/**
+ * The early warning of a stake at risk: wagers still without a randomness request 10+ slots after it
+ * could be sent. Each with its address, how late, and when it expires (expiry forfeits the stake).
+ */
+export function OverdueRequests() {
+  const health = useHealth().data;
+  const paused = useStatus().data?.paused ?? false;
+  const overdue = health?.overdue ?? [];
+  if (overdue.length === 0) return null;
+  return (
+    <section className="panel wide overdue" aria-labelledby="overdue-title">
+      <h2 id="overdue-title">Overdue randomness requests</h2>
+      <p role="alert" className="error">
+        {overdue.length === 1 ? '1 wager is' : `${overdue.length.toLocaleString('en-US')} wagers are`} still without a randomness request 10 or more slots
+        after it could be sent; if it expires, its stake is forfeited.{' '}
+        {paused
+          ? 'The keeper is paused, so nothing is sent: "Resume keeper" at the top sends the requests.'
+          : "The keeper retries each one every pass, with a raised priority fee as its expiry nears: check the RPC panel below and the keeper's balance."}
+      </p>
+      <ul className="overdue-list" aria-label="Overdue wagers">
+        {overdue.map((entry) => (
+          <li key={entry.wager}>
+            <code className="full-address">{entry.wager}</code> <CopyButton text={entry.wager} label="Copy overdue wager address" />{' '}
+            <span>
+              {entry.slotsLate.toLocaleString('en-US')} slots late; expires at slot {entry.expirySlot.toLocaleString('en-US')}
+              {health?.slot !== null && health?.slot !== undefined ? ` (in ${Math.max(0, entry.expirySlot - health.slot).toLocaleString('en-US')} slots)` : ''}
+            </span>
+            {entry.lastError ? <span className="muted"> · last error: {entry.lastError}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function Overview() {
   return (
     <div className="grid">
       <h1 className="sr-only">Overview</h1>
+      <OverdueRequests />
       <KeeperCard />
       <Counts />
       <Earnings />

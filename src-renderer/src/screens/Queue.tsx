@@ -107,7 +107,7 @@ function Detail({ address, fallback }: { address: string; fallback: QueueRow | u
   );
 }
 
-const Row = memo(function Row({ row, slot, now, index, selected, start }: { row: QueueRow; slot: number | null; now: number; index: number; selected: boolean; start: number }) {
+const Row = memo(function Row({ row, slot, now, index, selected, start, overdue }: { row: QueueRow; slot: number | null; now: number; index: number; selected: boolean; start: number; overdue: boolean }) {
   const select = useUi((state) => state.select);
   const next = nextStepOf(row, slot, now);
   const open = () => select(row.address);
@@ -130,6 +130,11 @@ const Row = memo(function Row({ row, slot, now, index, selected, start }: { row:
     >
       <span role="cell" className="c-state">
         <span className={`pill ${row.payoutPending ? 'parked' : row.state}`}>{stateText(row)}</span>
+        {overdue ? (
+          <span className="pill overdue" title="No randomness request 10+ slots after it could be sent: retried every pass">
+            overdue
+          </span>
+        ) : null}
       </span>
       <span role="cell" className="c-wager">
         <code title={row.address}>{row.address}</code>
@@ -190,7 +195,10 @@ function EmptyQueue({ filtered, total }: { filtered: boolean; total: number }) {
 
 export function Queue() {
   const queue = useQueue();
-  const slot = useHealth().data?.slot ?? null;
+  const health = useHealth().data;
+  const slot = health?.slot ?? null;
+  const overdueList = health?.overdue;
+  const overdue = useMemo(() => new Set((overdueList ?? []).map((entry) => entry.wager)), [overdueList]);
   const now = useNow();
   const { filter, order, selected, setFilter, sortBy } = useUi();
   const index = queue.data;
@@ -235,6 +243,12 @@ export function Queue() {
             Cannot read the queue: {queue.error.message}
           </p>
         )}
+        {overdue.size > 0 && (
+          <p role="alert" className="error">
+            {overdue.size === 1 ? '1 wager is' : `${overdue.size.toLocaleString('en-US')} wagers are`} overdue for {overdue.size === 1 ? 'its' : 'their'} randomness request (marked
+            "overdue" below; the Overview lists them): the keeper retries every pass, with a raised priority fee near expiry.
+          </p>
+        )}
         <div role="table" aria-label="Wagers" aria-rowcount={rows.length + 1} className="table">
           <div role="rowgroup" className="head">
             <div role="row" aria-rowindex={1} className="row header">
@@ -276,6 +290,7 @@ export function Queue() {
                     index={item.index}
                     selected={row.address === selected}
                     start={item.start}
+                    overdue={overdue.has(row.address)}
                   />
                 );
               })}
