@@ -22,7 +22,10 @@ export interface ServeReady {
   rpcUrl: string;
   keeper: string;
   console: string;
-  manifest: { paytables: { name: string }[]; wsUrl: string };
+  genesisHash: string;
+  /** The deployment the keeper runs against: its cluster name and wager program. */
+  deployment: { cluster: string; wagerProgram: string };
+  manifest: { paytables: { name: string }[]; wsUrl: string; usdcMint: string; programs: { wager: string; oracle: string } };
 }
 
 export interface RunningCommand<T> {
@@ -31,11 +34,11 @@ export interface RunningCommand<T> {
   stop(): Promise<void>;
 }
 
-/** Runs `wager-keeper ARGS` until its JSON ready line; `stop()` ends it with SIGTERM. */
-export async function startCommand<T>(args: string[]): Promise<RunningCommand<T>> {
+/** Runs `wager-keeper ARGS` until its JSON ready line; `stop()` ends it with SIGTERM. `env` adds to its environment. */
+export async function startCommand<T>(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningCommand<T>> {
   const child = spawn(process.execPath, [BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-settings-')) },
+    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-settings-')), ...env },
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));

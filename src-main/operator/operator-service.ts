@@ -284,7 +284,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       lamports: lamports.toString(),
       lastTick: record?.lastTick ?? 0,
       queue: record?.queue ?? 0,
-      rpcError: record?.rpcError ?? (keeper ? null : coreError),
+      // Waiting for a deployment is not an RPC error (the cluster answers; status says what is missing).
+      rpcError: record?.rpcError ?? (keeper || phase === 'noDeployment' ? null : coreError),
       slot: probe.slot,
       rpcLatencyMs: probe.latencyMs,
       checkedAt: probe.checkedAt,

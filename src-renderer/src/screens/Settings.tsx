@@ -199,7 +199,11 @@ function ClusterSection({ view }: { view: SettingsView }) {
       )}
       {switchCluster.data && !switchCluster.isPending && (
         <p role="status" className="ok-box">
-          {switchCluster.data.restarted ? `Switched: the keeper now runs on ${target}.` : `Already on ${target}: nothing was restarted.`}
+          {!switchCluster.data.restarted
+            ? `Already on ${target}: nothing was restarted.`
+            : status?.phase === 'noDeployment'
+              ? `Switched to ${target}: the keeper waits for a deployment of this cluster (above).`
+              : `Switched: the keeper now runs on ${target}.`}
         </p>
       )}
     </section>
