@@ -256,6 +256,25 @@ export interface ProgramDeployResult {
   transactions: number;
 }
 
+/** The runtime's or a program's own words for a failure: the last log line that is not invoke/success/consumed bookkeeping. */
+function reasonFromLogs(logs: readonly string[]): string | undefined {
+  return [...logs].reverse().find((line) => !/^Program \w+ (invoke \[\d+\]|success|consumed \d+)/.test(line));
+}
+
+/**
+ * Sends one step's transaction; a refusal becomes an error naming the step and the reason from the logs
+ * (`upgrade failed: simulation failed: {...} (Program was deployed in this slot already)`).
+ */
+export async function sendStep(sender: TransactionSender, label: string, instructions: readonly Instruction[]) {
+  try {
+    return await sender.send(instructions);
+  } catch (error) {
+    if (!(error instanceof TransactionFailedError)) throw error;
+    const reason = reasonFromLogs(error.logs);
+    throw new Error(`${label} failed: ${error.message}${reason ? ` (${reason})` : ''}`, { cause: error });
+  }
+}
+
 /** Runs `work` over `items`, at most `limit` at a time; stops taking new items after a failure. */
 async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -304,15 +323,15 @@ export async function executeProgramDeploy(plan: ProgramDeployPlan, execution: P
   const { rpc, sender, deployer, bytes, bufferKeys } = execution;
   const progress = execution.onProgress ?? (() => undefined);
   let transactions = 0;
-  const send = async (instructions: Instruction[]) => {
-    const sent = await sender.send(instructions);
+  const send: Send = async (label, instructions) => {
+    const sent = await sendStep(sender, label, instructions);
     transactions++;
     return sent;
   };
   progress({ step: 'program', action: plan.action, program: plan.program });
 
   for (const leftover of plan.closeBuffers) {
-    await send([getCloseInstruction({ account: leftover.address, recipient: deployer.address, authority: deployer })]);
+    await send('close leftover buffer', [getCloseInstruction({ account: leftover.address, recipient: deployer.address, authority: deployer })]);
     progress({ step: 'close-buffer', buffer: leftover.address, lamports: leftover.lamports, reason: leftover.reason });
   }
   if (plan.closeBuffers.length > 0 || plan.forgetBuffer) await bufferKeys.clear();
@@ -333,7 +352,7 @@ export async function executeProgramDeploy(plan: ProgramDeployPlan, execution: P
       }
       // Program data sized to the program, as `solana program deploy` does today: upgrades extend it.
       instructions.push(getDeployWithMaxDataLenInstruction({ payer: deployer, programData: plan.programData, program: program.address, buffer: buffer.address, authority: deployer, maxDataLen: bytes.length }));
-      const sent = await send(instructions);
+      const sent = await send('deploy', instructions);
       landed = sent.slot;
       progress({ step: 'deploy', signature: sent.signature, slot: sent.slot });
     } else {
@@ -342,10 +361,12 @@ export async function executeProgramDeploy(plan: ProgramDeployPlan, execution: P
         const current = await readProgramData(rpc, plan.programData);
         await waitForSlotAfter(rpc, current.slot);
         const extend = await extendInstruction(sender, { programData: plan.programData, program: plan.program, payer: deployer, authority: deployer, additionalBytes: plan.extendBytes });
-        const sent = await send([extend]);
+        const sent = await send('extend program data', [extend]);
         progress({ step: 'extend', additionalBytes: plan.extendBytes, signature: sent.signature });
       }
-      const sent = await send([getUpgradeInstruction({ programData: plan.programData, program: plan.program, buffer: buffer.address, spill: deployer.address, authority: deployer })]);
+      // The loader refuses to upgrade a program deployed, upgraded or extended in the current slot.
+      await waitForSlotAfter(rpc, (await readProgramData(rpc, plan.programData)).slot);
+      const sent = await send('upgrade', [getUpgradeInstruction({ programData: plan.programData, program: plan.program, buffer: buffer.address, spill: deployer.address, authority: deployer })]);
       landed = sent.slot;
       progress({ step: 'upgrade', signature: sent.signature, slot: sent.slot });
     }
@@ -365,7 +386,7 @@ async function readProgramData(rpc: Rpc<SolanaRpcApi>, programData: Address) {
   return state;
 }
 
-type Send = (instructions: Instruction[]) => Promise<{ signature: string; slot: bigint }>;
+type Send = (label: string, instructions: Instruction[]) => Promise<{ signature: string; slot: bigint }>;
 
 /** A new buffer sized for the build, its keypair remembered before the account exists (or the remembered one, if its creation never landed). */
 async function createBuffer(execution: ProgramDeployExecution, send: Send): Promise<KeyPairSigner> {
@@ -374,7 +395,7 @@ async function createBuffer(execution: ProgramDeployExecution, send: Send): Prom
   const buffer = remembered && !(await readAccount(rpc, remembered.address)) ? remembered : await bufferKeys.create();
   const size = BUFFER_METADATA_SIZE + bytes.length;
   const lamports = await rpc.getMinimumBalanceForRentExemption(BigInt(size)).send();
-  await send([
+  await send('create buffer', [
     getCreateAccountInstruction({ payer: deployer, newAccount: buffer, lamports, space: size, programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS }),
     getInitializeBufferInstruction(buffer.address, deployer.address),
   ]);
@@ -397,7 +418,7 @@ async function writeBuffer(execution: ProgramDeployExecution, buffer: Address, r
     let written = 0;
     await forEachConcurrently(missing, concurrency, async (chunk) => {
       const offset = chunk * WRITE_CHUNK_SIZE;
-      await send([getWriteInstruction(buffer, deployer, offset, bytes.subarray(offset, offset + WRITE_CHUNK_SIZE))]);
+      await send(`write chunk ${chunk}`, [getWriteInstruction(buffer, deployer, offset, bytes.subarray(offset, offset + WRITE_CHUNK_SIZE))]);
       progress({ step: 'write', chunk, written: ++written, toWrite: missing.length, chunks });
     });
   }

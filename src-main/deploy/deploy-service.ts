@@ -111,7 +111,17 @@ export type DeployEvent =
   | {
       event: 'plan';
       dryRun: boolean;
-      program: { action: ProgramDeployPlan['action']; address: Address; chunks: number; chunksToWrite: number; reusedBuffer: Address | null; extendBytes: number; closeBuffers: number };
+      program: {
+        action: ProgramDeployPlan['action'];
+        address: Address;
+        /** given (--program-keypair), saved (beside --out), new (made by this run; a dry run keeps it nowhere), none (only the address is known). */
+        keypair: 'given' | 'saved' | 'new' | 'none';
+        chunks: number;
+        chunksToWrite: number;
+        reusedBuffer: Address | null;
+        extendBytes: number;
+        closeBuffers: number;
+      };
       oracle: { program: Address; networkState: Address; requestFee: bigint; treasury: Address };
       usdcMint: { address: Address; create: boolean };
       service: { initialize: string; paytables: { name: string; status: string }[]; poolLiquidity: string | null; liquidityStep: string };
@@ -175,7 +185,9 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
 
   // The program address: --program-keypair, else the one saved beside --out, else the one --out names, else a new one.
   let programKeypair: KeyPairSigner | null;
+  let keypairSource: 'given' | 'saved' | 'new' | 'none';
   if (options.programKeypairFile) {
+    keypairSource = 'given';
     try {
       programKeypair = await readKeypairFile(options.programKeypairFile);
     } catch (error) {
@@ -183,6 +195,7 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
     }
   } else {
     programKeypair = await readKeypairFileIfPresent(paths.programKeypair);
+    keypairSource = programKeypair ? 'saved' : 'none';
   }
   let program: Address | undefined = programKeypair?.address ?? (previous?.programs.wager as Address | undefined);
   if (previous && program && previous.programs.wager !== program) {
@@ -199,6 +212,7 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
     if (!dryRun) await writeKeypairFile(paths.programKeypair, fresh.secretKey);
     programKeypair = fresh.signer;
     program = fresh.signer.address;
+    keypairSource = 'new';
   }
   emit({ event: 'cluster', cluster: clusterName, genesisHash, rpc: rpcUrl, deployer: deployer.address, program, programSha256, programBytes: programBytes.length });
 
@@ -270,6 +284,7 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
     program: {
       action: programPlan.action,
       address: program,
+      keypair: keypairSource,
       chunks: programPlan.buffer?.chunks ?? 0,
       chunksToWrite: programPlan.buffer?.chunksToWrite ?? 0,
       reusedBuffer: programPlan.buffer?.reused ?? null,

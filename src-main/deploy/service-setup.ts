@@ -7,7 +7,7 @@
  * `planServiceSetup` reads and checks (dry runs, the funds check, errors before anything is sent);
  * `executeServiceSetup` sends, re-reading the pool as it goes so an interrupted liquidity seed resumes.
  */
-import type { Address, KeyPairSigner, Rpc, SolanaRpcApi } from '@solana/kit';
+import type { Address, Instruction, KeyPairSigner, Rpc, SolanaRpcApi } from '@solana/kit';
 import {
   TOKEN_PROGRAM_ADDRESS,
   findAssociatedTokenPda,
@@ -17,7 +17,7 @@ import {
   getMintToInstruction,
   getTokenSize,
 } from '@solana-program/token';
-import type { PlannedTransaction } from '../chain/program-deployer';
+import { sendStep, type PlannedTransaction } from '../chain/program-deployer';
 import type { TransactionSender } from '../chain/transaction-sender';
 import {
   getConfigDecoder,
@@ -259,20 +259,22 @@ export async function executeServiceSetup(input: ServiceSetupInput, plan: Servic
   const { addresses } = input;
   const progress = execution.onProgress ?? (() => undefined);
   let transactions = 0;
-  const send = async (...instructions: Parameters<TransactionSender['send']>[0][number][]) => {
+  const send = async (label: string, ...instructions: Instruction[]) => {
+    const sent = await sendStep(sender, label, instructions);
     transactions++;
-    return sender.send(instructions);
+    return sent;
   };
 
   if (plan.mint === 'create') {
     if (!execution.mintKeypair || execution.mintKeypair.address !== input.usdcMint) throw new Error('the test USDC mint keypair is missing');
     const lamports = await rpc.getMinimumBalanceForRentExemption(BigInt(getMintSize())).send();
-    await send(...getCreateUsdcMintInstructions({ payer: deployer, mint: execution.mintKeypair, authority: deployer.address, lamports }));
+    await send('create the test USDC mint', ...getCreateUsdcMintInstructions({ payer: deployer, mint: execution.mintKeypair, authority: deployer.address, lamports }));
   }
   progress({ step: 'usdc-mint', mint: input.usdcMint, status: plan.mint === 'create' ? 'created' : 'exists' });
 
   if (plan.initialize === 'create') {
     await send(
+      'initialize',
       await getInitializeServiceInstruction({
         admin: deployer,
         addresses,
@@ -290,7 +292,7 @@ export async function executeServiceSetup(input: ServiceSetupInput, plan: Servic
     if (paytable.status === 'create') {
       const definition = input.paytables.find((p) => p.name === paytable.name)!;
       const { instruction } = await getCreatePaytableForService({ admin: deployer, addresses, paytable: definition });
-      await send(instruction);
+      await send(`create paytable ${paytable.name}`, instruction);
     }
     progress({ step: 'paytable', name: paytable.name, address: paytable.address, status: paytable.status === 'create' ? 'created' : 'skipped' });
   }
@@ -312,9 +314,10 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   const { addresses } = input;
   const progress = execution.onProgress ?? (() => undefined);
   let transactions = 0;
-  const send = async (...instructions: Parameters<TransactionSender['send']>[0][number][]) => {
+  const send = async (label: string, ...instructions: Instruction[]) => {
+    const sent = await sendStep(sender, label, instructions);
     transactions++;
-    return sender.send(instructions);
+    return sent;
   };
   const pool = async () => {
     const read = await readPool(rpc, addresses);
@@ -325,6 +328,7 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   const claim = async (epoch: bigint) => {
     const ownerShares = (await findAssociatedTokenPda({ mint: addresses.shareMint, owner: deployer.address, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
     await send(
+      'claim_deposit',
       await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: deployer, mint: addresses.shareMint, owner: deployer.address }),
       await getClaimDepositForService({ caller: deployer, addresses, epoch, owner: deployer.address, ownerShares }),
     );
@@ -343,7 +347,7 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   if (!(await exists((await findDepositAccounts(addresses.program, deployer.address, epoch)).request))) {
     // Requests are refused (EpochClosed) once the live epoch's close has passed: strike it first.
     if ((await rpc.getSlot({ commitment: 'confirmed' }).send()) > state.epochCloseSlot) {
-      await send(await getStrikeEpochForService({ caller: deployer, addresses, epoch }));
+      await send('strike_epoch', await getStrikeEpochForService({ caller: deployer, addresses, epoch }));
       state = await pool();
       epoch = state.epoch;
     }
@@ -351,12 +355,13 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
     const shortfall = amount - ((await tokenBalance(rpc, source)) ?? 0n);
     if (shortfall > 0n) {
       await send(
+        'mint test USDC for the pool',
         await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: deployer, mint: input.usdcMint, owner: deployer.address }),
         getMintToInstruction({ mint: input.usdcMint, token: source, mintAuthority: deployer, amount: shortfall }),
       );
       progress({ step: 'pool-liquidity', status: 'minted', amount: formatUsdcAmount(shortfall) });
     }
-    await send(await getRequestDepositForService({ owner: deployer, addresses, epoch, source, amount }));
+    await send('request_deposit', await getRequestDepositForService({ owner: deployer, addresses, epoch, source, amount }));
     progress({ step: 'pool-liquidity', status: 'requested', amount: formatUsdcAmount(amount), epoch: String(epoch) });
   }
 
@@ -366,13 +371,13 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   for (;;) {
     const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
     if (slot > closeSlot) break;
-    if (Date.now() - lastReport > 10_000) {
+    if (Date.now() - lastReport > 30_000) {
       lastReport = Date.now();
       progress({ step: 'pool-liquidity', status: 'waiting', epoch: String(epoch), slot: String(slot), closeSlot: String(closeSlot) });
     }
     await new Promise((resolve) => setTimeout(resolve, execution.pollMs ?? 500));
   }
-  await send(await getStrikeEpochForService({ caller: deployer, addresses, epoch }));
+  await send('strike_epoch', await getStrikeEpochForService({ caller: deployer, addresses, epoch }));
   progress({ step: 'pool-liquidity', status: 'struck', epoch: String(epoch) });
   await claim(epoch);
   return transactions;
