@@ -9,10 +9,12 @@
  * and idempotent (a finished deployment sends nothing).
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Address, KeyPairSigner } from '@solana/kit';
 import { LAMPORTS_PER_SIGNATURE } from '../chain/fees';
 import { executeProgramDeploy, planProgramDeploy, type ProgramDeployPlan, type ProgramDeployProgress } from '../chain/program-deployer';
+import { createChainRpc } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender } from '../chain/transaction-sender';
 import { findProgramDataAddress } from '../chain/upgradeable-loader';
@@ -161,7 +163,8 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
   const { deployer, rpcUrl, programBytes } = options;
   const emit = options.onEvent ?? (() => undefined);
   const dryRun = options.dryRun ?? false;
-  const rpc = createSolanaRpc(rpcUrl);
+  // Retries 429s (after Retry-After), 5xx and cut connections: a public RPC rate-limits a burst of writes.
+  const rpc = createChainRpc(rpcUrl);
   const paths = deployFilePaths(options.out);
   const programSha256 = createHash('sha256').update(programBytes).digest('hex');
 
@@ -171,14 +174,19 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
   } catch (error) {
     throw new Error(describeRpcFailure(rpcUrl, error), { cause: error });
   }
-  const wagerKeeperLocalnet = await fetchLocalnetManifest(rpcUrl).then(
-    () => true,
-    () => false,
-  );
+  // Only a wager-keeper localnet answers its manifest; any other RPC refuses the method (or is slow to).
+  const wagerKeeperLocalnet = await Promise.race([
+    fetchLocalnetManifest(rpcUrl).then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
+  ]);
   const clusterName = clusterNameFromGenesis(genesisHash, wagerKeeperLocalnet);
   const mainnet = genesisHash === MAINNET_BETA_GENESIS_HASH;
 
   const previous = await readPreviousDeployment(paths.out);
+  if (!dryRun) await mkdir(dirname(paths.out), { recursive: true });
   if (previous && previous.cluster.genesisHash !== genesisHash) {
     throw new DeployFlagError('out', `--out ${paths.out} is a deployment on cluster ${previous.cluster.name} (genesis ${previous.cluster.genesisHash}), and ${rpcUrl} serves genesis ${genesisHash}: use another --out`);
   }

@@ -13,6 +13,7 @@ import { OPEN_OPTIONS } from '../open-command';
 import { ORACLE_OPTIONS } from '../oracle-command';
 import { SERVE_OPTIONS } from '../serve-command';
 import { GATEWAY_OPTIONS } from '../gateway-command';
+import { DEPLOY_OPTIONS } from '../deploy-command';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 
@@ -45,6 +46,7 @@ describe('wager-keeper help', () => {
     ['inspect', INSPECT_OPTIONS],
     ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
     ['gateway', GATEWAY_OPTIONS],
+    ['deploy', DEPLOY_OPTIONS],
   ] as const)('lists every flag of %s', (command, options) => {
     expect(help.code).toBe(0);
     const block = usageBlock(help.stdout, command);
@@ -101,6 +103,7 @@ describe('wager-keeper COMMAND --help', () => {
     ['oracle', ORACLE_OPTIONS],
     ['inspect', INSPECT_OPTIONS],
     ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
+    ['deploy', DEPLOY_OPTIONS],
     ['oracle-demo', {}],
     ['version', {}],
   ] as const)('%s --help prints its usage and exits 0', (command, options) => {
