@@ -3,16 +3,12 @@
  * and (a wager-keeper localnet) its manifest, then finds the deployment (deployment-finder.ts). The one
  * place that turns "an RPC URL" into "the addresses to use there"; nothing falls back to a constant.
  */
-import { createHash } from 'node:crypto';
-import { address, getAddressDecoder, getBase64Encoder, type Address } from '@solana/kit';
+import { address, type Address } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
-import { findProgramDataAddress } from '../chain/upgradeable-loader';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import type { AnyLocalnetManifest, LocalnetManifest } from '../localnet/localnet';
 import { describeRpcFailure } from '../operator/cluster-identity';
-import { readProgramBytes } from '../protocol/program-artifacts';
-import { findConfigPda } from '../protocol/wager';
-import { DEPLOYMENT_VERSION, parseDeployment, type Deployment, type DeploymentClusterName } from './deployment';
+import { parseDeployment, type Deployment, type DeploymentClusterName } from './deployment';
 import { clusterNameFromGenesis, locateDeployment, readDeploymentFile, type DeploymentSource } from './deployment-finder';
 
 /** ORAO's VRF program on the public clusters: a deployment that names it uses the real oracle. */
@@ -45,36 +41,12 @@ export interface ResolveDeploymentOptions {
 }
 
 /**
- * The localnet's own deployment: the manifest's `deployment` (null on a `--bare` localnet, which has no
- * programs of ours). A localnet from before that field is described from its program ids and accounts
- * and the wager program's ProgramData account read over RPC.
+ * The localnet's own deployment: its manifest's `deployment` (checked like any document), or null on a
+ * `--bare` localnet, which has no programs of ours.
  */
-export async function localnetDeployment(rpcUrl: string, manifest: AnyLocalnetManifest): Promise<Deployment | null> {
+export function localnetDeployment(rpcUrl: string, manifest: AnyLocalnetManifest): Deployment | null {
   if (manifest.bare) return null;
-  const published = (manifest as { deployment?: unknown }).deployment;
-  if (published === null) return null;
-  if (published !== undefined) return parseDeployment(published, `${rpcUrl}'s localnet manifest`);
-  const wager = address(manifest.programs.wager);
-  const programData = await findProgramDataAddress(wager);
-  const { value } = await createChainRpc(rpcUrl).getAccountInfo(programData, { encoding: 'base64' }).send();
-  // ProgramData: u32 tag (3), u64 slot, Option<Pubkey> upgrade authority, then the program bytes.
-  const bytes = value ? getBase64Encoder().encode(value.data[0]) : new Uint8Array(45);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const upgradeAuthority = bytes[12] === 1 ? getAddressDecoder().decode(bytes.subarray(13, 45)) : manifest.devKeys.guardian.address;
-  return {
-    version: DEPLOYMENT_VERSION,
-    cluster: { genesisHash: manifest.genesisHash, name: 'localnet' },
-    programs: { wager: manifest.programs.wager, oracle: manifest.programs.oracle },
-    programData,
-    upgradeAuthority,
-    config: (await findConfigPda({ programAddress: wager }))[0],
-    pool: manifest.pool,
-    usdcMint: manifest.usdcMint,
-    paytables: manifest.paytables.map(({ name, address: at }) => ({ name, address: at })),
-    guardian: manifest.devKeys.guardian.address,
-    deployedSlot: value ? Number(view.getBigUint64(4, true)) : 0,
-    programSha256: createHash('sha256').update(await readProgramBytes('wager')).digest('hex'),
-  };
+  return parseDeployment(manifest.deployment, `${rpcUrl}'s localnet manifest`);
 }
 
 /**
@@ -100,7 +72,7 @@ export async function resolveDeploymentForRpc(rpcUrl: string, options: ResolveDe
   const located = await locateDeployment({
     genesisHash,
     file: options.file,
-    localnetDeployment: manifest ? await localnetDeployment(rpcUrl, manifest) : null,
+    localnetDeployment: manifest ? localnetDeployment(rpcUrl, manifest) : null,
     folders: options.folders,
     wagerKeeperLocalnet: manifest !== null,
   });

@@ -21,7 +21,7 @@ import type { KeeperEvents } from '../keeper/keeper-events';
 import type { CrankResult } from '../keeper/keeper';
 import { deploymentSummary, parseDeploymentText, type Deployment } from '../deployment/deployment';
 import { DeploymentClusterMismatchError, NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
-import { localnetDeployment, oracleName, resolveDeploymentForRpc } from '../deployment/deployment-resolver';
+import { oracleName, resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { remoteFaucetClaim, remoteFaucetStatus } from '../faucet/remote-faucet';
 import { fetchLocalnetManifest, localOracleStatus, resumeLocalOracle, stallLocalOracle } from '../localnet/localnet-admin-client';
 import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
@@ -325,10 +325,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       });
       const dbPath = flags.dbPath ?? join(await mkdtemp(join(tmpdir(), 'wager-keeper-')), 'keeper.db');
       const genesisHash = localnet.manifest.genesisHash;
-      const deployment = await localnetDeployment(localnet.rpcUrl, localnet.manifest).catch(async (error: unknown) => {
-        await localnet.stop();
-        throw error;
-      });
+      // This app's own localnet: the deployment its genesis made.
+      const deployment = localnet.manifest.deployment;
       const source: DeploymentSource = { kind: 'localnet' };
       return {
         setting,
@@ -337,7 +335,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         wsUrl: localnet.wsUrl,
         manifest: localnet.manifest,
         deployment,
-        deploymentSource: deployment ? source : null,
+        deploymentSource: source,
         dbPath,
         view: {
           name: 'localnet',
@@ -346,8 +344,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
           genesisHash,
           embedded: true,
           wagerKeeperLocalnet: true,
-          deployment: deployment ? deploymentView(deployment, source) : null,
-          noDeployment: deployment ? null : noDeploymentText('localnet', genesisHash),
+          deployment: deploymentView(deployment, source),
+          noDeployment: null,
         },
       };
     }

@@ -70,7 +70,7 @@ export async function startForeignCluster(rpcUrl: string): Promise<ForeignCluste
 
 /** Writes the localnet's own deployment to `dir/name` (optionally with extra fields, like keeperApi); returns the path. */
 export async function writeLocalnetDeploymentFile(manifest: LocalnetManifest, dir: string, name = 'deployment.json', extra: { keeperApi?: string } = {}): Promise<string> {
-  const deployment = await localnetDeployment(manifest.rpcUrl, manifest);
+  const deployment = localnetDeployment(manifest.rpcUrl, manifest);
   if (!deployment) throw new Error('a full localnet has a deployment');
   const path = join(dir, name);
   await writeFile(path, formatDeployment({ ...deployment, ...extra }));
