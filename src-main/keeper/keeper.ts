@@ -204,7 +204,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   let running = false;
   let paused = false;
   let ticking: Promise<void> | undefined;
-  let tickAgain = false;
+  let nextPass: Promise<void> | undefined;
   const inFlight = new Set<string>();
   /** Wagers whose request the oracle refused for want of funds: their next request tops up the fee account. */
   const shortFeeAccounts = new Set<string>();
@@ -657,20 +657,21 @@ export function createKeeper(options: KeeperOptions): Keeper {
     events.emit('health', health());
   };
 
-  const tick = async () => {
-    if (ticking) {
-      tickAgain = true;
+  /**
+   * One pass at a time. A call during a pass gets one more pass after it, shared by every caller meanwhile,
+   * and its promise settles when that pass ends: a caller never waits for an open-ended run of passes
+   * (with a slow RPC every pass outlasts the 1 s heartbeat, and start() used to wait forever).
+   */
+  const tick = (): Promise<void> => {
+    if (!ticking) {
+      ticking = tickOnce().finally(() => (ticking = undefined));
       return ticking;
     }
-    ticking = (async () => {
-      do {
-        tickAgain = false;
-        await tickOnce();
-      } while (tickAgain && running);
-    })().finally(() => {
-      ticking = undefined;
+    nextPass ??= ticking.then(() => {
+      nextPass = undefined;
+      return running ? tick() : undefined;
     });
-    return ticking;
+    return nextPass;
   };
 
   const sweep = async () => {
@@ -878,6 +879,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       abort.abort();
       for (const timer of timers) clearInterval(timer);
       clearTimeout(sweepRetry);
+      await nextPass;
       await ticking;
       await liquidityPass;
       // Fix: the confirmer used to be stopped under the steps still in flight: it reported their
