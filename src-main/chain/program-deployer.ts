@@ -339,7 +339,7 @@ export async function executeProgramDeploy(plan: ProgramDeployPlan, execution: P
   if (plan.action !== 'unchanged') {
     const buffer = plan.buffer?.reused ? await bufferKeys.load() : await createBuffer(execution, send);
     if (!buffer) throw new Error('the remembered buffer keypair disappeared while deploying');
-    await writeBuffer(execution, buffer.address, plan.buffer?.reused !== null && plan.buffer?.reused !== undefined, send);
+    await writeBuffer(execution, buffer.address, Boolean(plan.buffer?.reused), send);
 
     let landed: bigint;
     if (plan.action === 'deploy') {
