@@ -311,6 +311,16 @@ describe('wager-keeper deploy refuses before sending anything', () => {
     }
   });
 
+  it('names --oracle-program when ORAO VRF is not on the cluster, or the program given is no ORAO VRF oracle', async () => {
+    const dry = ['--rpc', localnet.rpcUrl, '--keypair', deployer.file, '--out', dir.path('oracle.json'), '--dry-run'];
+    await expect(runDeploy(localnet, dry, dir.path('data'))).rejects.toThrow(
+      /^the default oracle, ORAO VRF \(VRFzZoJdhFWL8rkvu87LpKM3RbcVezpMEc6X5GVDr7y\),? is not a program on this cluster: pass --oracle-program ADDRESS/,
+    );
+    await expect(runDeploy(localnet, [...dry, '--oracle-program', localnet.manifest.programs.wager], dir.path('data'))).rejects.toThrow(
+      new RegExp(`^--oracle-program ${localnet.manifest.programs.wager} has no network state at \\w+ \\(seed "orao-vrf-network-configuration"\\)`),
+    );
+  });
+
   it('on mainnet-beta (by genesis hash) requires --usdc-mint (exit 2)', async () => {
     const proxy = await plainRpcProxy(localnet.rpcUrl, { genesisHash: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' });
     try {
