@@ -128,6 +128,15 @@ const loadGenerator: OperatorApi = {
   faucetClaim: async () => {
     throw new Error('not part of this benchmark');
   },
+  guardian: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  setNewWagersPaused: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  importGuardianKey: async () => {
+    throw new Error('not part of this benchmark');
+  },
 };
 
 const listeners = new Set<(event: OperatorEvent) => void>();

@@ -31,10 +31,13 @@ Commands:
       prints {"stalled":true|false,"pending":N}.
   keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
-         [--no-console]
+         [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]] [--no-console]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
       "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
+      --guardian-keypair: the deployment's guardian key (refused unless the config on chain names it); the guardian
+      then pauses new wagers once a randomness request has waited 60 slots, and resumes its own pause once the
+      oracle has fulfilled again for 20 slots.
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--no-console]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console

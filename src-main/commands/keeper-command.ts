@@ -1,11 +1,14 @@
 /**
  * `wager-keeper keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
  *   [--priority-fee MICROLAMPORTS] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
- *   [--faucet-mint MINT --faucet-authority FILE]`
+ *   [--faucet-mint MINT --faucet-authority FILE]
+ *   [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]`
  * Runs the crank loop and the /v1 API against any cluster with a deployment: --deployment FILE, or one
  * found by the cluster's genesis hash (with none known it exits 1 saying so). The faucet is served only on a test network:
  * a wager-keeper localnet (its manifest names the test USDC mint authority), or a cluster other than
  * mainnet-beta given `--faucet-mint MINT --faucet-authority FILE` (the test USDC's mint authority).
+ * With `--guardian-keypair FILE` the guardian runs beside the keeper and pauses new wagers when the oracle
+ * stalls (src-main/keeper/guardian.ts); a key that is not the config's guardian on chain exits 1.
  */
 import { address, isAddress } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
@@ -43,6 +46,9 @@ export const KEEPER_OPTIONS = {
   'faucet-mint': { type: 'string' },
   'max-in-flight': { type: 'string' },
   'faucet-authority': { type: 'string' },
+  'guardian-keypair': { type: 'string' },
+  'guardian-pause-after-slots': { type: 'string' },
+  'guardian-resume-after-slots': { type: 'string' },
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -57,6 +63,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const apiPort = portFlag('port', values.port, DEFAULT_API_PORT);
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
+  const guardian = guardianFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
@@ -75,6 +82,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...(priorityFee === undefined ? {} : { priorityFeeMicroLamports: Number(priorityFee) }),
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(faucet ? { faucet } : {}),
+      ...guardian,
     },
     readyLine: (described) => ({
       api: described.apiUrl,
@@ -87,6 +95,27 @@ export async function keeperCommand(args: string[]): Promise<number> {
       faucet: described.faucet,
       corsOrigins: described.corsOrigins,
       ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
+      ...(described.guardian ? { guardian: described.guardian.address } : {}),
     }),
   });
+}
+
+/** --guardian-keypair and its thresholds (which mean nothing without it; a pause past T_SETTLE = 150 would come too late). */
+function guardianFlags(values: { 'guardian-keypair'?: string; 'guardian-pause-after-slots'?: string; 'guardian-resume-after-slots'?: string }) {
+  const file = values['guardian-keypair'];
+  const pause = values['guardian-pause-after-slots'];
+  const resume = values['guardian-resume-after-slots'];
+  if (file === undefined) {
+    if (pause !== undefined || resume !== undefined) throw new UsageError('--guardian-pause-after-slots and --guardian-resume-after-slots go with --guardian-keypair FILE');
+    return {};
+  }
+  if (file === '') throw new UsageError('--guardian-keypair needs the path of the guardian\'s keypair file');
+  const pauseAfter = pause === undefined ? undefined : integerFlag('guardian-pause-after-slots', pause, 1, 1);
+  if (pauseAfter !== undefined && pauseAfter >= 150) throw new UsageError(`--guardian-pause-after-slots must be below 150 (T_SETTLE: waiting wagers expire then), got ${pauseAfter}`);
+  const resumeAfter = resume === undefined ? undefined : integerFlag('guardian-resume-after-slots', resume, 1, 1);
+  return {
+    guardianKeypairFile: file,
+    ...(pauseAfter === undefined ? {} : { guardianPauseAfterSlots: pauseAfter }),
+    ...(resumeAfter === undefined ? {} : { guardianResumeAfterSlots: resumeAfter }),
+  };
 }

@@ -2,7 +2,7 @@
  * Assembles a running keeper from its parts (chain connection, store, keeper loop, faucet on test
  * networks, public /v1 API, operator metrics) for the `keeper` and `serve` commands, and stops it cleanly.
  */
-import type { Address, KeyPairSigner } from '@solana/kit';
+import { createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
 import type { Logger } from 'pino';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -11,6 +11,7 @@ import { createPublicApi, listenPublicApi } from '../api/public-api';
 import { connectToChain, type ChainConnection } from '../chain/rpc-connection';
 import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
+import { assertIsDeploymentGuardian, createGuardian, GuardianKeyError, type Guardian, type GuardianSettings } from '../keeper/guardian';
 import { createKeeper, type Keeper } from '../keeper/keeper';
 import { createLogger } from '../logging';
 import { createKeeperMetrics } from '../operator/metrics';
@@ -40,7 +41,12 @@ export interface KeeperRuntimeOptions {
   corsOrigins?: string[];
   /** Test networks only: mint and mint authority the faucet grants test USDC with. */
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+  /** Runs the guardian beside the keeper with this key (see KeeperCoreOptions.guardian). */
+  guardian?: GuardianRunOptions;
 }
+
+/** The guardian beside a keeper: its key (the deployment's guardian, or the core refuses to start) and how it acts. */
+export type GuardianRunOptions = { signer: KeyPairSigner } & Partial<GuardianSettings>;
 
 /**
  * The default CORS origins (headless mode): the console's own, i.e. the origins the API is reached at
@@ -93,6 +99,12 @@ export interface KeeperCoreOptions {
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
   /** Start with the crank loop paused (the console's saved choice). */
   paused?: boolean;
+  /**
+   * Runs the guardian beside the keeper (src-main/keeper/guardian.ts): it pauses new wagers when the
+   * oracle stalls. A key that is not the config's guardian on chain is refused (GuardianKeyError) before
+   * anything starts; when the chain cannot be read yet, the guardian checks before each action instead.
+   */
+  guardian?: GuardianRunOptions;
   logger?: Logger;
 }
 
@@ -100,6 +112,8 @@ export interface KeeperCoreOptions {
 export interface KeeperCore {
   keeper: Keeper;
   faucet?: FaucetService;
+  /** The guardian beside the keeper (with `guardian` in the options). */
+  guardian?: Guardian;
   db: Database;
   connection: ChainConnection;
   stop(): Promise<void>;
@@ -108,10 +122,15 @@ export interface KeeperCore {
 /** Starts store, keeper loop and faucet; stops what started when a later part cannot start. */
 export async function startKeeperCore(options: KeeperCoreOptions): Promise<KeeperCore> {
   const logger = options.logger ?? createLogger('keeper');
+  if (options.guardian) await checkGuardianKey(options.rpcUrl, options.programAddress, options.guardian.signer, logger);
   await mkdir(dirname(options.dbPath), { recursive: true });
   const db = openDatabase(options.dbPath);
   const started: (() => Promise<void> | void)[] = [() => db.close()];
-  const stop = () => stopInReverse(started, logger);
+  const stopFirst: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    await stopInReverse(stopFirst, logger);
+    await stopInReverse(started, logger);
+  };
   try {
     const connection = connectToChain(options.rpcUrl, options.wsUrl);
     const keeper = createKeeper({
@@ -137,10 +156,34 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
           onError: (message, error) => logger.error({ error: (error as Error)?.message }, `faucet: ${message}`),
         })
       : undefined;
-    return { keeper, faucet, db, connection, stop };
+    let guardian: Guardian | undefined;
+    if (options.guardian) {
+      const { signer, ...settings } = options.guardian;
+      const started = createGuardian({ keeper, rpc: connection.rpc, signer, programAddress: options.programAddress, priorityFeeMicroLamports: options.priorityFeeMicroLamports, logger, ...settings });
+      // Stopped before the keeper (it listens to the keeper's events).
+      stopFirst.push(() => started.stop());
+      started.start();
+      guardian = started;
+      logger.info({ guardian: signer.address, ...started.state() }, 'guardian running beside the keeper');
+    }
+    return { keeper, faucet, guardian, db, connection, stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * Refuses a guardian key that is not the config's guardian on chain (it could pause nothing). A chain
+ * that cannot be read yet does not stop the keeper from starting (it starts before its RPC): the guardian
+ * reads the config before each action anyway.
+ */
+async function checkGuardianKey(rpcUrl: string, programAddress: Address, signer: KeyPairSigner, logger: Logger): Promise<void> {
+  try {
+    await assertIsDeploymentGuardian(createSolanaRpc(rpcUrl), programAddress, signer);
+  } catch (error) {
+    if (error instanceof GuardianKeyError) throw error;
+    logger.warn({ guardian: signer.address, error: (error as Error).message }, 'cannot read the config to check the guardian key yet; the guardian checks it before each action');
   }
 }
 
@@ -185,7 +228,7 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
     const operator =
       metricsPort === undefined
         ? undefined
-        : await listenOperator(createOperatorApp(createKeeperMetrics(keeper)), metricsPort).catch((error: unknown) => {
+        : await listenOperator(createOperatorApp(createKeeperMetrics(keeper, core.guardian)), metricsPort).catch((error: unknown) => {
             throw listenError(error, '--metrics-port', '127.0.0.1', metricsPort);
           });
     if (operator) started.push(() => new Promise<void>((resolve) => operator.server.close(() => resolve())));

@@ -31,6 +31,9 @@ export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   apiHost: '127.0.0.1',
   corsOrigins: [],
   paused: false,
+  guardianAutomatic: false,
+  guardianPauseAfterSlots: 60,
+  guardianResumeAfterSlots: 20,
 };
 
 /** JSON schema (conf validates every write against it with ajv). */
@@ -71,6 +74,10 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   apiHost: { type: 'string', minLength: 1, default: '127.0.0.1' },
   corsOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] },
   paused: { type: 'boolean', default: false },
+  guardianAutomatic: { type: 'boolean', default: false },
+  // T_SETTLE is 150 slots: a pause after that would come when every waiting wager has expired.
+  guardianPauseAfterSlots: { type: 'integer', minimum: 1, maximum: 149, default: 60 },
+  guardianResumeAfterSlots: { type: 'integer', minimum: 1, maximum: 10_000, default: 20 },
 } as const;
 
 /** Migrations by version (none yet: version 1.0.0 is the first schema). Append; never edit one that shipped. */
@@ -127,8 +134,15 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
       case 'apiPort':
         checked.apiPort = integer(key, value, 0, 65_535, 'a TCP port (0: any free port)');
         break;
+      case 'guardianPauseAfterSlots':
+        checked.guardianPauseAfterSlots = integer(key, value, 1, 149, 'slots a randomness request may wait before the guardian pauses new wagers (wagers expire at 150)');
+        break;
+      case 'guardianResumeAfterSlots':
+        checked.guardianResumeAfterSlots = integer(key, value, 1, 10_000, 'slots of fulfilments before the guardian resumes new wagers');
+        break;
       case 'demoEnabled':
       case 'demoOnTestNetworks':
+      case 'guardianAutomatic':
       case 'paused':
         if (typeof value !== 'boolean') throw new Error(`${key} must be true or false`);
         checked[key] = value;

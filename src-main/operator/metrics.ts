@@ -1,12 +1,18 @@
 /**
  * Prometheus metrics of a running keeper, for the operator side only (never on /v1): cranks by step and
- * outcome (landed, lost to another keeper, failed), queue, balance, last loop, oracle latency.
+ * outcome (landed, lost to another keeper, failed), queue, balance, last loop, oracle latency, and the
+ * guardian's pauses and resumes of new wagers.
  */
+import type { EventEmitter } from 'node:events';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { GuardianEvents } from '../keeper/guardian';
 import type { Keeper } from '../keeper/keeper';
 
-/** Metrics from a keeper's events (or any emitter of the same events, such as the console's, which follows cluster switches). */
-export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>): Registry {
+/**
+ * Metrics from a keeper's events (or any emitter of the same events, such as the console's, which follows
+ * cluster switches), and from its guardian's when one runs beside it.
+ */
+export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>, guardian?: { events: EventEmitter<GuardianEvents> }): Registry {
   const registry = new Registry();
   // prom-client names its defaults process_* and nodejs_*: with the prefix, wager_keeper_process_cpu_seconds_total etc.
   collectDefaultMetrics({ register: registry, prefix: 'wager_keeper_' });
@@ -20,6 +26,14 @@ export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>): Registry {
   const rpcUp = new Gauge({ name: 'wager_keeper_rpc_up', help: '1 while the chain can be read', registers: [registry] });
   const overdueFound = new Counter({ name: 'wager_keeper_overdue_requests_total', help: 'Wagers found without a randomness request 10 slots after it could be sent', registers: [registry] });
   const overdueNow = new Gauge({ name: 'wager_keeper_overdue_requests', help: 'Wagers overdue for their randomness request now', registers: [registry] });
+  const guardianActions = new Counter({
+    name: 'wager_keeper_guardian_actions_total',
+    help: 'set_paused sent with the guardian key: action pause or resume, by the guardian on its own or by a person',
+    labelNames: ['action', 'by'],
+    registers: [registry],
+  });
+  // Zero series from the start, so an alert on the rate sees "no pause yet" rather than no data.
+  for (const action of ['pause', 'resume']) for (const by of ['guardian', 'person']) guardianActions.inc({ action, by }, 0);
 
   keeper.events.on('step', (event) => cranks.inc({ step: event.step, outcome: event.outcome }));
   keeper.events.on('earnings', (entry) => {
@@ -28,6 +42,7 @@ export function createKeeperMetrics(keeper: Pick<Keeper, 'events'>): Registry {
   });
   keeper.events.on('latency', (entry) => latency.observe(entry.slots));
   keeper.events.on('overdue', () => overdueFound.inc());
+  guardian?.events.on('action', (event) => guardianActions.inc({ action: event.action, by: event.by }));
   keeper.events.on('health', (health) => {
     queue.set(health.queue);
     balance.set(Number(health.lamports));

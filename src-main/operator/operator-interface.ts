@@ -314,6 +314,12 @@ export interface ConsoleSettings {
   corsOrigins: string[];
   /** The crank loop is paused (survives a restart). */
   paused: boolean;
+  /** "Pause new wagers automatically when the oracle stalls": the guardian runs in this console's keeper (where it holds the guardian key). */
+  guardianAutomatic: boolean;
+  /** The guardian pauses new wagers once a randomness request has waited this many slots (the spec's target: 60). */
+  guardianPauseAfterSlots: number;
+  /** It resumes its own pause once the oracle has fulfilled again for this many slots with nothing waiting past the threshold. */
+  guardianResumeAfterSlots: number;
 }
 
 export interface KeyView {
@@ -338,6 +344,50 @@ export type ConnectionTest =
 export interface SaveSettingsResult {
   view: SettingsView;
   restarted: boolean;
+}
+
+/** Where the guardian key the console holds comes from: the localnet's dev key, the OS keychain, or `keeper --guardian-keypair FILE`. */
+export type GuardianKeySource = 'localnet dev key' | 'keychain' | 'file';
+
+/** One pause or resume of new wagers (set_paused), by the guardian on its own or by a person. */
+export interface GuardianActionView {
+  action: 'pause' | 'resume';
+  by: 'guardian' | 'person';
+  /** Unix ms. */
+  at: number;
+  /** The slot the transaction landed in. */
+  slot: number;
+  reason: string;
+  signature: string;
+}
+
+/** The deployment's guardian, whether new wagers are paused now, and what this console can do about it. */
+export interface GuardianView {
+  /** The guardian the config names on chain (the deployment document's while the chain cannot be read; null: no deployment). */
+  guardian: string | null;
+  /** New wagers are paused now (the config's flag on chain); null when it cannot be read (see readError). */
+  paused: boolean | null;
+  readError: string | null;
+  /** The deployment's guardian key, held by this console (null: it holds none; see keyProblem). */
+  key: { address: string; source: GuardianKeySource } | null;
+  /** Why the console holds no usable guardian key: none loaded, the keychain's error, or a key that is not this deployment's guardian. */
+  keyProblem: string | null;
+  /** The guardian key in the OS keychain (Settings → Guardian key), and why it cannot be read. */
+  keychain: { address: string | null; error: string | null };
+  automatic: {
+    /** "Pause new wagers automatically when the oracle stalls" (on with `keeper --guardian-keypair`). */
+    enabled: boolean;
+    /** It runs now (enabled, and the console holds the guardian key). */
+    running: boolean;
+    pauseAfterSlots: number;
+    resumeAfterSlots: number;
+    /** The last automatic check or send that failed. */
+    lastError: string | null;
+  };
+  /** The pause in force was made by the automatic guardian: it resumes it by itself once the oracle is back. */
+  pausedByGuardian: boolean;
+  /** The last pauses and resumes this console's guardian sent, newest first (since the keeper started). */
+  actions: GuardianActionView[];
 }
 
 /** Everything the UI may ask (queries) and tell (commands). Every method answers or throws an Error whose message says what happened and what to do. */
@@ -389,6 +439,12 @@ export interface OperatorApi {
   faucetStatus(): Promise<FaucetView>;
   /** Claims test USDC (and the SOL top-up) for a wallet; a refusal says why and when to retry. */
   faucetClaim(args: { owner: string }): Promise<FaucetClaimView>;
+  /** The deployment's guardian, whether new wagers are paused now (read on chain), the guardian key this console holds and the guardian's last actions. */
+  guardian(): Promise<GuardianView>;
+  /** Pauses or resumes new wagers (set_paused) with the guardian key this console holds: a person's choice, which the automatic guardian never undoes. */
+  setNewWagersPaused(args: { paused: boolean }): Promise<GuardianActionView>;
+  /** Imports a Solana CLI keypair file as the guardian key into the OS keychain (refuses to replace another unless `replace`). */
+  importGuardianKey(args: { path: string; replace: boolean }): Promise<GuardianView>;
 }
 
 export type OperatorMethod = keyof OperatorApi;
@@ -420,6 +476,9 @@ export const OPERATOR_METHODS = [
   'loadDeployment',
   'faucetStatus',
   'faucetClaim',
+  'guardian',
+  'setNewWagersPaused',
+  'importGuardianKey',
 ] as const satisfies readonly OperatorMethod[];
 
 /** Every OperatorApi method is in the list (a compile-time check). */
@@ -438,7 +497,9 @@ export type OperatorEvent =
   | { type: 'steps'; steps: StepView[] }
   /** Something was booked in the earnings ledger: refetch the earnings views. */
   | { type: 'earnings' }
-  | { type: 'latency'; latency: OracleLatencyView[] };
+  | { type: 'latency'; latency: OracleLatencyView[] }
+  /** The guardian paused or resumed new wagers, or its key or settings changed: read the guardian view again. */
+  | { type: 'guardian' };
 
 /** IPC channel names (the preload and the Electron main import these; nothing else crosses). */
 export const IPC_CHANNEL_PREFIX = 'operator:';

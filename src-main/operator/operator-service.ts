@@ -19,6 +19,9 @@ import { consoleOrigins, listenError, startKeeperCore, stopInReverse, type Keepe
 import { localnetListenError } from '../commands/localnet-command';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { CrankResult } from '../keeper/keeper';
+import { fetchConfig } from '../keeper/chain-view';
+import { GuardianKeyError, readConfiguredGuardian, type GuardianAction, type GuardianEvents } from '../keeper/guardian';
+import { readGuardianKey, readGuardianKeyAddress, storeGuardianKey, GUARDIAN_KEYCHAIN_ACCOUNT } from '../secrets/guardian-key';
 import { deploymentSummary, parseDeploymentText, type Deployment } from '../deployment/deployment';
 import { DeploymentClusterMismatchError, NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
 import { oracleName, resolveDeploymentForRpc } from '../deployment/deployment-resolver';
@@ -52,6 +55,8 @@ import {
   type DeploymentView,
   type EarningsTotals,
   type FaucetView,
+  type GuardianKeySource,
+  type GuardianView,
   type HealthView,
   type KeySource,
   type InspectionView,
@@ -83,6 +88,11 @@ export interface OperatorFlags {
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
   /** --deployment FILE, for the cluster given by --rpc (else one is found by its genesis hash). */
   deploymentFile?: string;
+  /** `keeper --guardian-keypair FILE`: the guardian runs automatically with this key (refused at start when it is not the deployment's guardian). */
+  guardianKeypairFile?: string;
+  /** --guardian-pause-after-slots, --guardian-resume-after-slots. */
+  guardianPauseAfterSlots?: number;
+  guardianResumeAfterSlots?: number;
 }
 
 export interface OperatorServiceOptions {
@@ -96,6 +106,8 @@ export interface OperatorServiceOptions {
   /** Throw from start() when the first core cannot start (the CLI exits 1); the desktop shows the error instead. */
   failFast?: boolean;
   keychainAccount?: string;
+  /** The keychain account of the guardian key (default "guardian"). */
+  guardianKeychainAccount?: string;
   /** On a wager-keeper localnet, crank with its funded dev keeper key unless --keypair (default true; `keeper` keeps its own key). */
   devKeyOnLocalnet?: boolean;
   logger?: Logger;
@@ -119,6 +131,8 @@ export interface ServiceDescription {
   manifest: LocalnetManifest | null;
   /** The deployment the keeper runs against (ready lines print deploymentSummary of it). */
   deployment: Deployment | null;
+  /** The guardian running beside the keeper: its key's address and whether it pauses by itself. */
+  guardian: { address: string; automatic: boolean } | null;
 }
 
 export interface OperatorService {
@@ -129,6 +143,8 @@ export interface OperatorService {
   describe(): ServiceDescription;
   /** The current keeper's events, re-emitted across cluster switches (metrics and tests listen here). */
   readonly keeperEvents: EventEmitter<KeeperEvents>;
+  /** The current guardian's actions, re-emitted across cluster switches (metrics listen here). */
+  readonly guardianEvents: EventEmitter<GuardianEvents>;
 }
 
 /** The chain side of a core: the embedded localnet or an RPC, and what we learned about it. */
@@ -151,6 +167,9 @@ interface KeeperSide {
   signer: KeyPairSigner;
   keySource: KeySource;
   stepLog: StepLog;
+  /** The guardian key this console holds for the deployment (the guardian then runs in core.guardian), or why none. */
+  guardianKey: { address: string; source: GuardianKeySource } | null;
+  guardianKeyProblem: string | null;
   /** Made and ended by syncDemo as the cluster and the demo settings allow. */
   demo: DemoApp | null;
   stopped: boolean;
@@ -168,8 +187,10 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
   const log = options.logger ?? createLogger('keeper');
   const flags = options.flags ?? {};
   const keychainAccount = options.keychainAccount ?? KEYCHAIN_ACCOUNT;
+  const guardianKeychainAccount = options.guardianKeychainAccount ?? GUARDIAN_KEYCHAIN_ACCOUNT;
   const listeners = new Set<(event: OperatorEvent) => void>();
   const keeperEvents = new EventEmitter<KeeperEvents>();
+  const guardianEvents = new EventEmitter<GuardianEvents>();
   const emit = (event: OperatorEvent) => {
     for (const listener of listeners) {
       try {
@@ -190,6 +211,10 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       ...(flags.corsOrigins !== undefined ? { corsOrigins: flags.corsOrigins } : {}),
       ...(flags.priorityFeeMicroLamports !== undefined ? { priorityFeeMicroLamports: flags.priorityFeeMicroLamports } : {}),
       ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
+      // --guardian-keypair runs the guardian automatically: that is what the flag is for.
+      ...(flags.guardianKeypairFile !== undefined ? { guardianAutomatic: true } : {}),
+      ...(flags.guardianPauseAfterSlots !== undefined ? { guardianPauseAfterSlots: flags.guardianPauseAfterSlots } : {}),
+      ...(flags.guardianResumeAfterSlots !== undefined ? { guardianResumeAfterSlots: flags.guardianResumeAfterSlots } : {}),
     };
   };
   const fixedByFlags = (): (keyof ConsoleSettings)[] => [
@@ -198,6 +223,9 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     ...(flags.corsOrigins !== undefined ? (['corsOrigins'] as const) : []),
     ...(flags.priorityFeeMicroLamports !== undefined ? (['priorityFeeMicroLamports'] as const) : []),
     ...(flags.maxInFlight !== undefined ? (['maxInFlight'] as const) : []),
+    ...(flags.guardianKeypairFile !== undefined ? (['guardianAutomatic'] as const) : []),
+    ...(flags.guardianPauseAfterSlots !== undefined ? (['guardianPauseAfterSlots'] as const) : []),
+    ...(flags.guardianResumeAfterSlots !== undefined ? (['guardianResumeAfterSlots'] as const) : []),
   ];
 
   let phase: StatusView['phase'] = 'starting';
@@ -417,9 +445,42 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     return { signer: key.signer, source: key.source === 'file' ? 'file' : key.source };
   };
 
+  /**
+   * The deployment's guardian key, where this console holds it: `--guardian-keypair FILE`; on a wager-keeper
+   * localnet its dev guardian key (unless the host keeps its own keys, as `keeper` does); else the one
+   * imported into the OS keychain. Checked against the config's guardian on chain: at the first start a
+   * wrong --guardian-keypair stops the command; otherwise the console says why it holds no usable key.
+   */
+  const guardianKeyFor = async (side: ChainSide, deployment: Deployment, initial: boolean): Promise<{ signer: KeyPairSigner; source: GuardianKeySource } | { problem: string }> => {
+    const file = flags.guardianKeypairFile;
+    let key: { signer: KeyPairSigner; source: GuardianKeySource };
+    try {
+      if (file) key = { signer: await readKeypairFile(file), source: 'file' };
+      else if (side.manifest && options.devKeyOnLocalnet !== false) key = { signer: await keypairFromBytes(side.manifest.devKeys.guardian.keypair), source: 'localnet dev key' };
+      else {
+        const signer = await readGuardianKey(guardianKeychainAccount);
+        if (!signer) return { problem: `this console holds no guardian key: import the keypair file of the deployment's guardian (${deployment.guardian}) in Settings → Guardian key` };
+        key = { signer, source: 'keychain' };
+      }
+    } catch (error) {
+      if (file && initial) throw new Error(`--guardian-keypair ${file}: ${(error as Error).message}`, { cause: error });
+      return { problem: `the guardian key cannot be read: ${(error as Error).message}` };
+    }
+    try {
+      const guardian = await readConfiguredGuardian(createSolanaRpc(side.rpcUrl), address(deployment.programs.wager));
+      if (guardian !== key.signer.address) throw new GuardianKeyError(key.signer.address, guardian);
+    } catch (error) {
+      if (!(error instanceof GuardianKeyError)) return key; // the chain cannot be read yet: the guardian checks before each action
+      if (file && initial) throw new Error(`--guardian-keypair ${file}: ${error.message}`, { cause: error });
+      return { problem: `the ${key.source === 'keychain' ? 'guardian key in the OS keychain' : key.source === 'file' ? `key in ${file}` : 'dev guardian key'}: ${error.message}` };
+    }
+    return key;
+  };
+
   const startKeeperSide = async (side: ChainSide, deployment: Deployment, initial: boolean): Promise<KeeperSide> => {
     const settings = effective();
     const key = await keeperKey(side);
+    const guardianKey = await guardianKeyFor(side, deployment, initial);
     // This keeper grants test USDC itself only when it holds the deployment's mint authority.
     if (initial && flags.faucet && flags.faucet.mint !== deployment.usdcMint)
       throw new Error(`--faucet-mint ${flags.faucet.mint} is not this deployment's USDC mint (${deployment.usdcMint}): the faucet would grant a token no wager takes`);
@@ -439,6 +500,9 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       maxInFlight: settings.maxInFlight,
       faucet,
       paused: settings.paused,
+      ...('signer' in guardianKey
+        ? { guardian: { signer: guardianKey.signer, automatic: settings.guardianAutomatic, pauseAfterSlots: settings.guardianPauseAfterSlots, resumeAfterSlots: settings.guardianResumeAfterSlots } }
+        : {}),
       logger: log,
     });
     for (const paytable of deployment.paytables) paytableNames.set(paytable.address, paytable.name);
@@ -465,6 +529,11 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       keeperEvents.emit('latency', latency);
     };
     const onHealth: (...args: KeeperEvents['health']) => void = (record) => keeperEvents.emit('health', record);
+    const onGuardianAction = (action: GuardianAction) => {
+      emit({ type: 'guardian' });
+      guardianEvents.emit('action', action);
+    };
+    core.guardian?.events.on('action', onGuardianAction);
     events.on('record', onRecord);
     events.on('step', onStep);
     events.on('earnings', onEarnings);
@@ -474,6 +543,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       core,
       signer: key.signer,
       keySource: key.source,
+      guardianKey: 'signer' in guardianKey ? { address: guardianKey.signer.address, source: guardianKey.source } : null,
+      guardianKeyProblem: 'problem' in guardianKey ? guardianKey.problem : null,
       stepLog,
       demo: null,
       stopped: false,
@@ -487,6 +558,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
         events.off('earnings', onEarnings);
         events.off('latency', onLatency);
         events.off('health', onHealth);
+        core.guardian?.events.off('action', onGuardianAction);
       },
     };
     await syncDemo(started, side, deployment);
@@ -738,6 +810,11 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       options.settings.set(checked);
       const after = effective();
       if (checked.paused !== undefined) keeperSide?.core.keeper.setPaused(after.paused);
+      if (checked.guardianAutomatic !== undefined || checked.guardianPauseAfterSlots !== undefined || checked.guardianResumeAfterSlots !== undefined) {
+        // At once, beside the running keeper (no restart).
+        keeperSide?.core.guardian?.configure({ automatic: after.guardianAutomatic, pauseAfterSlots: after.guardianPauseAfterSlots, resumeAfterSlots: after.guardianResumeAfterSlots });
+        emit({ type: 'guardian' });
+      }
       if (keeperSide && chain?.deployment) await syncDemo(keeperSide, chain, chain.deployment);
       const loopChanged = before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports || before.maxInFlight !== after.maxInFlight;
       let restarted = false;
@@ -859,6 +936,72 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       });
       return status();
     },
+    async guardian() {
+      const settings = effective();
+      const side = keeperSide;
+      const deployment = chain?.deployment ?? null;
+      const guardian = side?.core.guardian;
+      let keychain: GuardianView['keychain'];
+      try {
+        keychain = { address: await readGuardianKeyAddress(guardianKeychainAccount), error: null };
+      } catch (error) {
+        keychain = { address: null, error: (error as Error).message };
+      }
+      let onChain: { paused: boolean; guardian: string } | null = null;
+      let readError: string | null = null;
+      if (deployment && chain) {
+        try {
+          const rpc = side?.core.connection.rpc ?? createSolanaRpc(chain.rpcUrl);
+          const config = await fetchConfig(rpc, address(deployment.config), address(deployment.programs.wager));
+          onChain = { paused: config.paused !== 0, guardian: config.guardian };
+        } catch (error) {
+          readError = `cannot read the config on chain: ${(error as Error).message}`;
+        }
+      } else readError = chain?.view.noDeployment ?? 'no cluster is running';
+      const state = guardian?.state();
+      return {
+        guardian: onChain?.guardian ?? deployment?.guardian ?? null,
+        paused: onChain?.paused ?? null,
+        readError,
+        key: side?.guardianKey ?? null,
+        keyProblem: side ? side.guardianKeyProblem : 'the keeper is not running, so neither is its guardian',
+        keychain,
+        automatic: {
+          enabled: settings.guardianAutomatic,
+          running: Boolean(state?.automatic),
+          pauseAfterSlots: state?.pauseAfterSlots ?? settings.guardianPauseAfterSlots,
+          resumeAfterSlots: state?.resumeAfterSlots ?? settings.guardianResumeAfterSlots,
+          lastError: state?.lastError ?? null,
+        },
+        pausedByGuardian: Boolean(state?.pausedByGuardian && onChain?.paused),
+        actions: guardian?.actions() ?? [],
+      };
+    },
+    async setNewWagersPaused({ paused }) {
+      if (typeof paused !== 'boolean') throw new Error('paused must be true or false');
+      const side = keeperSide;
+      if (!side) throw notRunning('see Settings');
+      const guardian = side.core.guardian;
+      if (!guardian)
+        throw new Error(`only the deployment's guardian (${chain?.deployment?.guardian ?? 'see the deployment'}) can ${paused ? 'pause' : 'resume'} new wagers, and ${side.guardianKeyProblem ?? 'this console does not hold its key'}`);
+      return guardian.setPaused(paused, paused ? 'paused by a person from the console' : 'resumed by a person from the console');
+    },
+    async importGuardianKey({ path, replace }) {
+      if (typeof path !== 'string' || path.trim() === '') throw new Error("give the path of the guardian's Solana CLI keypair file (a JSON array of 64 bytes) on the machine that runs the keeper");
+      const file = path.trim().replace(/^~(?=\/)/, process.env.HOME ?? '~');
+      const { signer, bytes } = await readKeypairFileBytes(file);
+      const existing = await readGuardianKeyAddress(guardianKeychainAccount);
+      if (existing && existing !== signer.address && !replace)
+        throw new Error(`the keychain already holds a guardian key (${existing}); importing ${signer.address} replaces it: confirm the replacement`);
+      storeGuardianKey(bytes, guardianKeychainAccount);
+      bytes.fill(0);
+      log.info({ address: signer.address }, 'guardian key imported into the OS keychain');
+      // The guardian runs with the core's key: restart the keeper when the keychain is where its key comes from.
+      const source = keeperSide?.guardianKey?.source;
+      if (keeperSide && source !== 'file' && source !== 'localnet dev key') await change(() => runCore(null, false)).catch(() => undefined);
+      emit({ type: 'guardian' });
+      return operatorApi.guardian();
+    },
     async generateKey({ replace }) {
       const existing = await readKeeperKeyAddress(keychainAccount);
       if (existing && !replace)
@@ -917,7 +1060,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     if (operatorHttp) consoleUrl = `${consoleBase(server.url)}${OPERATOR_HTTP.consolePath}#token=${token}`;
     if (flags.metricsPort !== undefined) {
       const port = flags.metricsPort;
-      const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: keeperEvents })), port).catch((error: unknown) => {
+      const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: keeperEvents }, { events: guardianEvents })), port).catch((error: unknown) => {
         throw listenError(error, '--metrics-port', '127.0.0.1', port);
       });
       stopHost.push(() => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
@@ -928,6 +1071,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
   const service: OperatorService = {
     api: operatorApi,
     keeperEvents,
+    guardianEvents,
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -969,6 +1113,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       network: chain?.view.genesisHash ? solanaNetworkId(chain.view.genesisHash) : null,
       manifest: chain?.manifest ?? null,
       deployment: chain?.deployment ?? null,
+      guardian: keeperSide?.core.guardian ? { address: keeperSide.core.guardian.address, automatic: keeperSide.core.guardian.state().automatic } : null,
     }),
   };
   return service;

@@ -76,6 +76,12 @@ export async function readKeeperKeyAddress(account = KEYCHAIN_ACCOUNT): Promise<
   return stored ? (await keypairFromBytes(JSON.parse(stored) as number[])).address : null;
 }
 
+/** The signer stored in the keychain under `account`, or null when none is stored (never creates one). */
+export async function readKeychainSigner(account: string): Promise<KeyPairSigner | null> {
+  const stored = readKeychain(account);
+  return stored ? keypairFromBytes(JSON.parse(stored) as number[]) : null;
+}
+
 /** Stores a keypair (64 bytes) in the keychain, replacing any previous keeper key. */
 export function storeKeeperKey(secretKey: Uint8Array, account = KEYCHAIN_ACCOUNT): void {
   const problem = sessionBusProblem();

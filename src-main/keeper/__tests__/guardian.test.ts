@@ -4,7 +4,7 @@
  * refused with the program's `paused`), and once the oracle fulfils again the waiting wager settles and
  * the guardian resumes after the configured slots. A pause a person made is never lifted by it.
  */
-import { address, type KeyPairSigner } from '@solana/kit';
+import { address, type KeyPairSigner, type Signature } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openWager as openWagerAsAnyone } from '../../chain/open-wager';
 import { findConfigPda, getSetPausedInstructionAsync } from '../../protocol/wager';
@@ -73,7 +73,7 @@ describe('the guardian', () => {
       expect(paused.slot - requestedSlot).toBeLessThanOrEqual(60 + A_FEW_SLOTS);
       expect(paused.by).toBe('guardian');
       expect(paused.reason).toMatch(new RegExp(`^oracle stalled: request of wager ${wager} waited \\d+ slots`));
-      const landed = await bed.rpc.getTransaction(paused.signature as Parameters<typeof bed.rpc.getTransaction>[0], { maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
+      const landed = await bed.rpc.getTransaction(paused.signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
       expect(landed?.meta?.err).toBeNull();
       expect(landed?.transaction.message.accountKeys[0]).toBe(guardianKey.address);
       expect(guardian.state()).toMatchObject({ pausedByGuardian: true, lastError: null });

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import type { GuardianEvents } from '../../keeper/guardian';
 import type { Keeper } from '../../keeper/keeper';
 import { createKeeperMetrics } from '../metrics';
 
@@ -39,5 +40,20 @@ describe('keeper metrics', () => {
     }
     expect(text).toMatch(/^wager_keeper_cranks_total\{step="settle",outcome="landed"\} 1$/m);
     expect(text).toMatch(/^wager_keeper_queue 3$/m);
+  });
+
+  it("counts the guardian's pauses and resumes by who asked, from zero", async () => {
+    const guardian = new EventEmitter<GuardianEvents>();
+    const registry = createKeeperMetrics({ events: new EventEmitter() } as unknown as Keeper, { events: guardian });
+    expect(await registry.metrics()).toMatch(/^wager_keeper_guardian_actions_total\{action="pause",by="guardian"\} 0$/m);
+    const action = { at: 0, slot: 100, reason: 'oracle stalled: request of wager W waited 61 slots', signature: 'S' };
+    guardian.emit('action', { ...action, action: 'pause', by: 'guardian' });
+    guardian.emit('action', { ...action, action: 'resume', by: 'guardian' });
+    guardian.emit('action', { ...action, action: 'pause', by: 'person' });
+    const text = await registry.metrics();
+    expect(text).toMatch(/^wager_keeper_guardian_actions_total\{action="pause",by="guardian"\} 1$/m);
+    expect(text).toMatch(/^wager_keeper_guardian_actions_total\{action="resume",by="guardian"\} 1$/m);
+    expect(text).toMatch(/^wager_keeper_guardian_actions_total\{action="pause",by="person"\} 1$/m);
+    expect(text).toMatch(/^wager_keeper_guardian_actions_total\{action="resume",by="person"\} 0$/m);
   });
 });
