@@ -8,7 +8,8 @@
  * its transactions' events. The wager program is the deployment's (--deployment FILE, or found by the
  * RPC's genesis hash).
  */
-import { address, createSolanaRpc, isAddress } from '@solana/kit';
+import { address, isAddress } from '@solana/kit';
+import { createChainRpc } from '../chain/rpc-connection';
 import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { inspectWager } from '../operator/wager-inspection';
 import { parseFlags, UsageError } from './cli-flags';
@@ -22,7 +23,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
   if (!target || !isAddress(target)) throw new UsageError('usage: wager-keeper inspect ADDRESS [--rpc URL] [--deployment FILE] (ADDRESS: a wager account)');
   const { deployment } = await resolveDeploymentForRpc(values.rpc, { file: values.deployment });
   const programs = { wager: address(deployment.programs.wager), oracle: address(deployment.programs.oracle) };
-  const { report, notAWager } = await inspectWager(createSolanaRpc(values.rpc), values.rpc, address(target), { programs, ...(values.deployment ? { file: values.deployment } : {}) });
+  const { report, notAWager } = await inspectWager(createChainRpc(values.rpc), values.rpc, address(target), { programs, ...(values.deployment ? { file: values.deployment } : {}) });
   console.log(JSON.stringify(report));
   // An account that is not a wager of this service is an error; an address with nothing is answered (exit 0).
   return notAWager && notAWager.kind !== 'nothingHere' ? 1 : 0;

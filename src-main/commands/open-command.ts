@@ -11,7 +11,8 @@
  * associated token account is the beneficiary, created in the same transaction when missing. Without
  * --beneficiary the stake owner's own USDC account is.
  */
-import { address, createSolanaRpc, isAddress } from '@solana/kit';
+import { address, isAddress } from '@solana/kit';
+import { createChainRpc } from '../chain/rpc-connection';
 import { openWager } from '../chain/open-wager';
 import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
@@ -52,7 +53,7 @@ export async function openCommand(args: string[]): Promise<number> {
   else throw new UsageError(`missing --keypair FILE: on ${values.rpc}, not a wager-keeper localnet, the stake owner's key opens the wager (it pays and stakes its USDC)`);
   const app = values['app-keypair'] === undefined ? stakeOwner : await readKeypairFile(values['app-keypair']);
   const opened = await openWager({
-    rpc: createSolanaRpc(values.rpc),
+    rpc: createChainRpc(values.rpc),
     deployment,
     paytable: values.paytable,
     stake,

@@ -7,12 +7,12 @@
  */
 import {
   address,
-  createSolanaRpc,
   getBase16Encoder,
   getBase64Encoder,
   isAddress,
   type Address,
 } from '@solana/kit';
+import { createChainRpc } from '../chain/rpc-connection';
 import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import {
   findFulfillingAuthority,
@@ -50,7 +50,7 @@ const addressFlag = (name: string, value: string): Address => {
  * @throws when the configuration account is missing or not owned by that program
  */
 export async function readFulfillmentAuthorities(
-  rpc: ReturnType<typeof createSolanaRpc>,
+  rpc: ReturnType<typeof createChainRpc>,
   programAddress: Address,
 ): Promise<readonly Address[]> {
   const [networkState] = await findNetworkStatePda({ programAddress });
@@ -89,7 +89,7 @@ export async function verifyRandomnessCommand(args: string[]): Promise<number> {
     values['oracle-program'] === undefined
       ? address((await resolveDeploymentForRpc(values.rpc!, { file: values.deployment })).deployment.programs.oracle)
       : addressFlag('oracle-program', values['oracle-program']);
-  const authorities = await readFulfillmentAuthorities(createSolanaRpc(values.rpc!), program);
+  const authorities = await readFulfillmentAuthorities(createChainRpc(values.rpc!), program);
   const authority = await findFulfillingAuthority(authorities, seed, randomness);
   console.log(
     JSON.stringify(

@@ -4,7 +4,8 @@
  * account exists (callers pay into it), builds the x402 seller and the HTTP app, and finishes payments a
  * crash left half done, at start and then every few seconds until none is left.
  */
-import { address, createSolanaRpc, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
+import { address, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
+import { createChainRpc } from '../chain/rpc-connection';
 import { getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -69,7 +70,7 @@ export const remoteKeeper = (baseUrl: string): KeeperHandoff => ({
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { signer, log } = options;
-  const rpc = createSolanaRpc(options.rpcUrl);
+  const rpc = createChainRpc(options.rpcUrl);
   const { deployment } = options;
   const program = address(deployment.programs.wager);
   const network = solanaNetworkId(await rpc.getGenesisHash().send());

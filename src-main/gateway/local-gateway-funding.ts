@@ -3,7 +3,8 @@
  * airdrop, test USDC minted with the localnet's mint authority from its manifest. Elsewhere the operator
  * funds the gateway's key (docs/gateway.md).
  */
-import { address, createSolanaRpc, lamports, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { address, lamports, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { createChainRpc } from '../chain/rpc-connection';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstructionAsync, getMintToInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender } from '../chain/transaction-sender';
@@ -14,7 +15,7 @@ export const LOCAL_GATEWAY_SOL = 10_000_000_000n;
 export const LOCAL_GATEWAY_USDC = 10_000_000_000n; // 10 000 test USDC
 
 export async function fundLocalGateway(rpcUrl: string, manifest: Pick<LocalnetManifest, 'usdcMint' | 'mintAuthority'>, gateway: KeyPairSigner): Promise<void> {
-  const rpc = createSolanaRpc(rpcUrl);
+  const rpc = createChainRpc(rpcUrl);
   const confirmer = createSignatureConfirmer(rpc);
   try {
     await fund(rpc, confirmer, manifest, gateway);
