@@ -253,17 +253,27 @@ export interface ServiceSetupExecution {
   pollMs?: number;
 }
 
+/** Sends one step per call (sendStep) and counts the transactions sent, for the plan's tally. */
+function countingStepSender(sender: Parameters<typeof sendStep>[0]) {
+  let transactions = 0;
+  return {
+    send: async (label: string, ...instructions: Instruction[]) => {
+      const sent = await sendStep(sender, label, instructions);
+      transactions++;
+      return sent;
+    },
+    add: (count: number) => void (transactions += count),
+    count: () => transactions,
+  };
+}
+
 /** Sends what the plan says, step by step; returns the number of transactions sent. */
 export async function executeServiceSetup(input: ServiceSetupInput, plan: ServiceSetupPlan, execution: ServiceSetupExecution): Promise<number> {
   const { rpc, sender, deployer } = execution;
   const { addresses } = input;
   const progress = execution.onProgress ?? (() => undefined);
-  let transactions = 0;
-  const send = async (label: string, ...instructions: Instruction[]) => {
-    const sent = await sendStep(sender, label, instructions);
-    transactions++;
-    return sent;
-  };
+  const steps = countingStepSender(sender);
+  const send = steps.send;
 
   if (plan.mint === 'create') {
     if (!execution.mintKeypair || execution.mintKeypair.address !== input.usdcMint) throw new Error('the test USDC mint keypair is missing');
@@ -298,11 +308,11 @@ export async function executeServiceSetup(input: ServiceSetupInput, plan: Servic
   }
 
   if (plan.liquidity === 'create' && input.poolLiquidity !== null) {
-    transactions += await seedPoolLiquidity(input, execution, input.poolLiquidity);
+    steps.add(await seedPoolLiquidity(input, execution, input.poolLiquidity));
   } else {
     progress({ step: 'pool-liquidity', status: 'skipped' });
   }
-  return transactions;
+  return steps.count();
 }
 
 /**
@@ -313,12 +323,8 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   const { rpc, sender, deployer } = execution;
   const { addresses } = input;
   const progress = execution.onProgress ?? (() => undefined);
-  let transactions = 0;
-  const send = async (label: string, ...instructions: Instruction[]) => {
-    const sent = await sendStep(sender, label, instructions);
-    transactions++;
-    return sent;
-  };
+  const steps = countingStepSender(sender);
+  const send = steps.send;
   const pool = async () => {
     const read = await readPool(rpc, addresses);
     if (!read) throw new Error(`the pool ${addresses.pool} does not exist`);
@@ -340,7 +346,7 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
     // A run stopped between the strike and the claim: the shares are only claimed.
     if (state.epoch > 0n && (await exists((await findDepositAccounts(addresses.program, deployer.address, state.epoch - 1n)).request))) await claim(state.epoch - 1n);
     else progress({ step: 'pool-liquidity', status: 'skipped' });
-    return transactions;
+    return steps.count();
   }
 
   let epoch = state.epoch;
@@ -380,5 +386,5 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   await send('strike_epoch', await getStrikeEpochForService({ caller: deployer, addresses, epoch }));
   progress({ step: 'pool-liquidity', status: 'struck', epoch: String(epoch) });
   await claim(epoch);
-  return transactions;
+  return steps.count();
 }
