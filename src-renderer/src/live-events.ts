@@ -80,6 +80,10 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
       case 'latency':
         invalidate.request('oracleLatency');
         break;
+      case 'guardian':
+        // Rare (a pause, a resume, a key or setting change): read at once.
+        void client.invalidateQueries({ queryKey: ['guardian'] });
+        break;
     }
   };
   const unsubscribeEvents = transport.bridge.onEvent(onEvent);

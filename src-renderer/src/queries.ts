@@ -69,6 +69,12 @@ export const useEarnings = (range: EarningsRange) => {
   });
 };
 
+/** The guardian: whether new wagers are paused (read on chain), its key here, its last actions. `refetchMs` also catches a pause made elsewhere. */
+export const useGuardian = (refetchMs?: number) => {
+  const bridge = useBridge();
+  return useQuery({ queryKey: ['guardian'], queryFn: () => bridge.call('guardian', undefined), ...(refetchMs ? { refetchInterval: refetchMs } : {}) });
+};
+
 export const useSettings = () => {
   const bridge = useBridge();
   return useQuery({ queryKey: ['settings'], queryFn: () => bridge.call('settings', undefined) });

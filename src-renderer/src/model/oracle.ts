@@ -3,6 +3,7 @@ import {
   ORACLE_STALL_CRITICAL_SLOTS,
   ORACLE_STALL_WARNING_SLOTS,
   T_SETTLE_SLOTS,
+  type GuardianView,
   type OracleLatencyView,
   type OracleWaitView,
   type StallLevel,
@@ -10,8 +11,45 @@ import {
 
 export { oracleStallLevel, type StallLevel } from '../../../src-main/operator/operator-interface';
 
-/** What the banner says: what it means for wagers in flight and what the operator can do. */
-export function stallMessage(wait: OracleWaitView, level: Exclude<StallLevel, 'none'>, localnet: boolean): { title: string; detail: string } {
+/** What the banner needs to know of the guardian to say who pauses new wagers. */
+export interface GuardianHint {
+  /** New wagers are paused now (null: unknown). */
+  paused: boolean | null;
+  pausedByGuardian: boolean;
+  /** The automatic guardian runs in this console's keeper. */
+  automatic: boolean;
+  pauseAfterSlots: number;
+  /** This console holds the deployment's guardian key (the Oracle screen can pause). */
+  holdsKey: boolean;
+  /** The deployment's guardian address. */
+  guardian: string | null;
+}
+
+export function guardianHint(view: GuardianView | undefined): GuardianHint | undefined {
+  if (!view) return undefined;
+  return {
+    paused: view.paused,
+    pausedByGuardian: view.pausedByGuardian,
+    automatic: view.automatic.running,
+    pauseAfterSlots: view.automatic.pauseAfterSlots,
+    holdsKey: view.key !== null,
+    guardian: view.guardian,
+  };
+}
+
+/** Who pauses new wagers during a stall, and whether they are paused already. */
+function guardianAdvice(level: Exclude<StallLevel, 'none'>, guardian: GuardianHint | undefined): string {
+  if (guardian?.paused)
+    return guardian.pausedByGuardian ? 'The guardian paused new wagers; it resumes them once the oracle fulfils again. ' : 'New wagers are paused. ';
+  if (guardian?.automatic) return `The guardian pauses new wagers by itself once a request has waited ${guardian.pauseAfterSlots} slots. `;
+  if (level !== 'critical') return '';
+  if (guardian?.holdsKey) return 'Pause new wagers from the Oracle screen: this console holds the guardian key. ';
+  if (guardian?.guardian) return `The deployment's guardian (${guardian.guardian}) should pause new wagers now: only that key can. `;
+  return `At ${ORACLE_STALL_CRITICAL_SLOTS} slots the guardian should pause new wagers. `;
+}
+
+/** What the banner says: what it means for wagers in flight, who pauses new wagers, and what the operator can do. */
+export function stallMessage(wait: OracleWaitView, level: Exclude<StallLevel, 'none'>, localnet: boolean, guardian?: GuardianHint): { title: string; detail: string } {
   const slots = wait.oldestWaitSlots ?? 0;
   const left = Math.max(0, T_SETTLE_SLOTS - slots);
   const title =
@@ -21,7 +59,7 @@ export function stallMessage(wait: OracleWaitView, level: Exclude<StallLevel, 'n
   const detail =
     `${wait.waiting} wager${wait.waiting === 1 ? '' : 's'} wait for randomness; the oldest expires in about ${left} slots (open + ${T_SETTLE_SLOTS}). ` +
     'An expired wager forfeits its stake to the pool; the keeper still earns the expire fee. ' +
-    (level === 'critical' ? 'At 60 slots the guardian should pause new wagers. ' : '') +
+    guardianAdvice(level, guardian) +
     (localnet ? 'On this localnet, resume the oracle from the Oracle screen.' : "Check the oracle's status with its operator (ORAO); the banner clears by itself when fulfilments resume.");
   return { title, detail };
 }

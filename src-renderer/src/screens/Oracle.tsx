@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { ORACLE_STALL_CRITICAL_SLOTS, ORACLE_STALL_WARNING_SLOTS } from '../../../src-main/operator/operator-interface';
+import { NewWagersPanel } from '../components/NewWagersPanel';
 import { latencySummary, oracleStallLevel } from '../model/oracle';
 import { useBridge, useHealth, useStatus } from '../queries';
 
@@ -59,6 +60,7 @@ export function Oracle() {
         </p>
       </section>
       <LocalOracle />
+      <NewWagersPanel />
       <section className="panel wide" aria-labelledby="latency-title">
         <h2 id="latency-title">Fulfilment latency (slots from request to fulfilment)</h2>
         <p>{chartLabel}</p>

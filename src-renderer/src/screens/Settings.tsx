@@ -4,6 +4,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ConnectionTest, ConsoleSettings, KeyView, SettingsView } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { DeploymentDetails } from '../components/DeploymentDetails';
+import { GuardianSettings } from '../components/GuardianSettings';
 import { clusterLabel } from '../model/format';
 import {
   CLUSTER_PRESETS,
@@ -506,6 +507,7 @@ export function Settings() {
         <>
           <ClusterSection view={settings.data} />
           <KeySection view={settings.data} />
+          <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
         </>
       )}

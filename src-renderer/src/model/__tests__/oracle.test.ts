@@ -21,6 +21,17 @@ describe('oracle stall thresholds', () => {
     expect(detail).toMatch(/resume the oracle from the Oracle screen/);
     expect(stallMessage({ waiting: 1, oldestWaitSlots: 25 }, 'warning', false).detail).toMatch(/clears by itself/);
   });
+
+  it('says who pauses new wagers: already paused, the automatic guardian, this console, or the guardian named', () => {
+    const hint = { paused: false, pausedByGuardian: false, automatic: false, pauseAfterSlots: 60, holdsKey: false, guardian: 'Guard1an111111111111111111111111111111111111' };
+    const critical = (changes: Partial<typeof hint>) => stallMessage({ waiting: 1, oldestWaitSlots: 65 }, 'critical', true, { ...hint, ...changes }).detail;
+    expect(critical({ paused: true, pausedByGuardian: true })).toMatch(/The guardian paused new wagers; it resumes them once the oracle fulfils again/);
+    expect(critical({ paused: true })).toMatch(/New wagers are paused\./);
+    expect(critical({ automatic: true, pauseAfterSlots: 50 })).toMatch(/The guardian pauses new wagers by itself once a request has waited 50 slots/);
+    expect(critical({ holdsKey: true })).toMatch(/Pause new wagers from the Oracle screen: this console holds the guardian key/);
+    expect(critical({})).toMatch(/The deployment's guardian \(Guard1an1{36}\) should pause new wagers now: only that key can/);
+    expect(stallMessage({ waiting: 1, oldestWaitSlots: 25 }, 'warning', true, { ...hint, holdsKey: true }).detail).not.toMatch(/pause/i);
+  });
 });
 
 describe('latency and countdowns', () => {

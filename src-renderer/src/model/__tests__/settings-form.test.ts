@@ -15,6 +15,9 @@ const saved: ConsoleSettings = {
   apiHost: '127.0.0.1',
   corsOrigins: [],
   paused: false,
+  guardianAutomatic: false,
+  guardianPauseAfterSlots: 60,
+  guardianResumeAfterSlots: 20,
 };
 
 describe('cluster choice', () => {
