@@ -51,7 +51,7 @@ const db = openDatabase(join(dir, 'keeper.db'));
 const keeperKey = await generateKeyPairSigner();
 localnet.chain.airdrop(keeperKey.address, 10_000_000_000n);
 const connection = connectToChain(localnet.rpcUrl, localnet.wsUrl);
-const keeper = createKeeper({ connection, signer: keeperKey, db });
+const keeper = createKeeper({ connection, signer: keeperKey, db, programAddress: address(localnet.manifest.programs.wager) });
 await keeper.start();
 
 const { manifest } = localnet;

@@ -101,6 +101,7 @@ const keeper = createKeeper({
   connection: connectToChain(proxyUrl, manifest.wsUrl),
   signer: await keypairFromBytes(manifest.devKeys.keeper.keypair),
   db,
+  programAddress: address(manifest.programs.wager),
   maxInFlight: MAX_IN_FLIGHT,
 });
 await keeper.start();

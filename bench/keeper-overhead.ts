@@ -62,6 +62,7 @@ const keeper = createKeeper({
   connection: connectToChain(manifest.rpcUrl, manifest.wsUrl),
   signer: await keypairFromBytes(manifest.devKeys.keeper.keypair),
   db,
+  programAddress: address(manifest.programs.wager),
 });
 await keeper.start();
 

@@ -6,8 +6,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { TransactionFailedError, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
-import { ORACLE_PROGRAM_ADDRESS } from '../protocol/generated/oracle';
-import { WAGER_PROGRAM_ADDRESS } from '../protocol/generated/wager';
 import { customErrorName, type ErrorNamingPrograms } from '../protocol/program-errors';
 import type { Config } from '../protocol/wager';
 import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
@@ -45,8 +43,8 @@ export interface CrankSenderOptions {
   config: () => Config | undefined;
   now: () => number;
   log?: Logger;
-  /** Whose error names apply (default: the generated wager and oracle program ids). */
-  programs?: ErrorNamingPrograms;
+  /** Whose error names apply: the deployment's wager and oracle programs. */
+  programs: ErrorNamingPrograms;
 }
 
 export interface CrankSender {
@@ -64,7 +62,7 @@ export function feeFor(step: CrankStep, config: Config | undefined): bigint {
   return config.liquidityFee;
 }
 
-export function createCrankSender({ sender, earnings, events, config, now, log, programs = { wager: WAGER_PROGRAM_ADDRESS, oracle: ORACLE_PROGRAM_ADDRESS } }: CrankSenderOptions): CrankSender {
+export function createCrankSender({ sender, earnings, events, config, now, log, programs }: CrankSenderOptions): CrankSender {
   const counts = {} as Record<CrankStep, Record<StepOutcome, number>>;
   const count = (step: CrankStep, outcome: StepOutcome) => {
     counts[step] ??= { landed: 0, lost: 0, skipped: 0, failed: 0 };

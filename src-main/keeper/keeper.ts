@@ -15,7 +15,6 @@ import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
 import { findNetworkStatePda } from '../protocol/generated/oracle';
 import {
-  WAGER_PROGRAM_ADDRESS,
   WagerStatus,
   findConfigPda,
   getClaimPayoutForWager,
@@ -51,7 +50,8 @@ export interface KeeperOptions {
   connection: ChainConnection;
   signer: KeyPairSigner;
   db: Database;
-  programAddress?: Address;
+  /** The deployment's wager program (src-main/deployment): the keeper keeps no address of its own. */
+  programAddress: Address;
   priorityFeeMicroLamports?: bigint;
   sweepIntervalMs?: number;
   /** Transactions in flight at once. */
@@ -176,7 +176,7 @@ const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
 export function createKeeper(options: KeeperOptions): Keeper {
   const { connection, signer, db } = options;
   const { rpc, subscriptions } = connection;
-  const program = options.programAddress ?? WAGER_PROGRAM_ADDRESS;
+  const program = options.programAddress;
   const now = options.now ?? Date.now;
   const log = options.logger;
   const records = createWagerRecordStore(db, () => new Date(now()));

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { connectToChain } from '../../chain/rpc-connection';
 import { createKeeper, type Keeper } from '../../keeper/keeper';
 import { openDatabase, type Database } from '../../store/database';
@@ -61,6 +62,7 @@ beforeAll(async () => {
     connection: connectToChain(rpc.url, 'ws://127.0.0.1:1'),
     signer: await generateKeyPairSigner(),
     db,
+    programAddress: WAGER_PROGRAM_ADDRESS, // the localnet's; this RPC answers no deployment
   });
   api = await listenPublicApi(
     createPublicApi({ keeper, allowedOrigins: [], onInternalError: (error) => internalErrors.push(error) }),

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { connectToChain } from '../../chain/rpc-connection';
 import { createKeeper, type Keeper } from '../../keeper/keeper';
 import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
@@ -48,6 +49,7 @@ async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string) {
     connection: connectToChain(rpcUrl, wsUrl),
     signer: await generateKeyPairSigner(),
     db,
+    programAddress: WAGER_PROGRAM_ADDRESS, // the localnet's
   });
   await keeper.start();
   const internalErrors: unknown[] = [];

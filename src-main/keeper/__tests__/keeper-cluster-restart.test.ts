@@ -8,6 +8,7 @@
 import { generateKeyPairSigner, type Address } from '@solana/kit';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { connectToChain } from '../../chain/rpc-connection';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { createKeeper, type Keeper } from '../keeper';
@@ -59,7 +60,7 @@ describe('a keeper whose localnet is restarted behind the same URLs', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as (typeof logs)[number]) });
     const db = freshDatabase(dir, 'restart.db');
     const wsUrl = rpcProxyWsUrl(wsProxy);
-    const keeper = createKeeper({ connection: connectToChain(rpcProxy.url, wsUrl), signer: key, db, logger, sweepIntervalMs: 60_000 });
+    const keeper = createKeeper({ connection: connectToChain(rpcProxy.url, wsUrl), signer: key, db, logger, programAddress: WAGER_PROGRAM_ADDRESS, sweepIntervalMs: 60_000 });
     try {
       await keeper.start();
       const onA = await openWager(partsA.rpc, localnetA, partsA.app);

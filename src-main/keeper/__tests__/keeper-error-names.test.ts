@@ -13,7 +13,7 @@ import { createSignatureConfirmer } from '../../chain/signature-confirmer';
 import { TransactionFailedError, createTransactionSender } from '../../chain/transaction-sender';
 import { LOCALNET_ORACLE_FEE } from '../../localnet/genesis';
 import { ORACLE_ERROR__INSUFFICIENT_FUNDS, ORACLE_PROGRAM_ADDRESS } from '../../protocol/generated/oracle';
-import { WAGER_ERROR__TOO_MANY_ACCOUNTS, WAGER_ERROR__INVALID_SLOT_HASH } from '../../protocol/generated/wager';
+import { WAGER_ERROR__TOO_MANY_ACCOUNTS, WAGER_ERROR__INVALID_SLOT_HASH, WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { getExpireForWager, getRequestRandomnessForWager, getWagerDecoder, type Wager } from '../../protocol/wager';
 import type { Database } from '../../store/database';
 import { createEarningsLedger } from '../../store/earnings-ledger';
@@ -45,7 +45,7 @@ function crankSender() {
   const confirmer = createSignatureConfirmer(bed.rpc);
   confirmers.push(confirmer);
   const sender = createTransactionSender({ rpc: bed.rpc, confirmer, payer: caller });
-  const cranks = createCrankSender({ sender, earnings: createEarningsLedger(db), events: new EventEmitter<KeeperEvents>(), config: () => undefined, now: Date.now });
+  const cranks = createCrankSender({ sender, earnings: createEarningsLedger(db), events: new EventEmitter<KeeperEvents>(), config: () => undefined, now: Date.now, programs: { wager: WAGER_PROGRAM_ADDRESS, oracle: ORACLE_PROGRAM_ADDRESS } });
   return { sender, cranks };
 }
 

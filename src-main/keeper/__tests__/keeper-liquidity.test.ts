@@ -19,7 +19,7 @@ it('strikes the epoch once its close has passed and claims the LP deposit, earni
   const { connection, rpc, keeperKey, mint } = bed.parts;
   const db = freshDatabase(bed.dir);
   pump.start();
-  const keeper = createKeeper({ connection, signer: keeperKey, db });
+  const keeper = createKeeper({ connection, signer: keeperKey, db, programAddress: bed.parts.program });
   try {
     // An LP with test USDC and a share account, asking to deposit 500 USDC into the live epoch.
     const lp = await generateKeyPairSigner();

@@ -211,6 +211,7 @@ describe('a keeper requesting randomness for a wager whose oracle fee rose after
         connection: parts.connection,
         signer: key,
         db,
+        programAddress: parts.program,
         logger,
         sweepIntervalMs: 60_000,
       });

@@ -40,7 +40,7 @@ describe('a keeper whose cached oracle treasury went stale', () => {
     const key = await generateKeyPairSigner();
     localnet.chain.airdrop(key.address, 10_000_000_000n);
     const db = freshDatabase(bed.dir, 'stale.db');
-    const keeper = createKeeper({ connection: parts.connection, signer: key, db, logger, sweepIntervalMs: 60_000 });
+    const keeper = createKeeper({ connection: parts.connection, signer: key, db, logger, programAddress: parts.program, sweepIntervalMs: 60_000 });
     try {
       await keeper.start(); // reads the oracle's treasury now
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { connectToChain } from '../../chain/rpc-connection';
 import { openDatabase } from '../../store/database';
 import { createKeeper } from '../keeper';
@@ -17,6 +18,7 @@ it('starts while its RPC is unreachable and says so in health (rpcError), instea
     connection: connectToChain(rpcUrl, `ws://127.0.0.1:${port}`),
     signer: await generateKeyPairSigner(),
     db,
+    programAddress: WAGER_PROGRAM_ADDRESS, // the localnet's, whose RPC is not there yet
   });
   try {
     await keeper.start();

@@ -191,7 +191,7 @@ export function keeperTestbed({ prefix, pumpMs = 60, startPump = true }: { prefi
       net.chain.airdrop(key.address, 10_000_000_000n); // 10 SOL
       const db = freshDatabase(ready(dir, 'dir'), `${name}.db`);
       const connection = rpcUrl === undefined && wsUrl === undefined ? ready(parts, 'parts').connection : connectToChain(rpcUrl ?? net.rpcUrl, wsUrl ?? net.wsUrl);
-      const keeper = createKeeper({ connection, signer: key, db, now, sweepIntervalMs });
+      const keeper = createKeeper({ connection, signer: key, db, now, sweepIntervalMs, programAddress: ready(parts, 'parts').program });
       running.push({ keeper, db });
       beforeStart?.(keeper);
       if (start) await keeper.start();
