@@ -37,11 +37,12 @@ ProgramResult oracle_fulfill_v2(SolInput *in) {
   const u8 disc[8] = RANDOMNESS_DISCRIMINATOR;
   if (!sol_is_owned_by(request, in->program_id)) return ERR_INVALID_REQUEST_STATE;
   if (!sol_has_discriminator(request, disc, RANDOMNESS_ACCOUNT_SIZE)) return ERR_INVALID_REQUEST_STATE;
-  if (request->data[RANDOMNESS_VARIANT_OFFSET] != RANDOMNESS_PENDING) return ERR_ALREADY_FULFILLED;
   if (!sol_bytes_eq(client->key->x, request->data + RANDOMNESS_CLIENT_OFFSET, 32)) return ERR_INVALID_CLIENT;
 
   // The first precompile signature over the seed by a fulfilment authority is the randomness. Otherwise
   // the refusal names what was there: an authority signing something else, or a stranger's signature.
+  // Who signed is judged before the request's state, as ORAO's program does: a stranger is
+  // UnauthorizedFulfillmentAuthority (6005) whether or not the request was fulfilled already.
   const u8 *seed = request->data + RANDOMNESS_SEED_OFFSET;
   ProgramResult refusal = ERR_MISSING_ED25519_SIG_VERIFY_INSTRUCTION;
   u16 count = sol_instruction_count(instructions);
@@ -52,6 +53,7 @@ ProgramResult oracle_fulfill_v2(SolInput *in) {
     bool over_seed = e.message_len == 32 && sol_bytes_eq(e.message, seed, 32);
     bool authority = oracle_is_fulfilment_authority(network, authority_count, e.key);
     if (over_seed && authority) {
+      if (request->data[RANDOMNESS_VARIANT_OFFSET] != RANDOMNESS_PENDING) return ERR_ALREADY_FULFILLED;
       oracle_complete_request(request, e.signature);
       return SUCCESS;
     }

@@ -343,6 +343,10 @@ describe('local VRF oracle: fulfil', () => {
     const fulfilled = readRequest(requestAddress).request;
     expect(fulfilled.__kind === 'Fulfilled' && Array.from(fulfilled.randomness)).toEqual(Array.from(await signRandomness(chain.fulfiller, seed)));
     expect(errorNameOf(await chain.runner.send(chain.payer, [verify!, fulfillV2()]))).toBe('alreadyFulfilled');
+    // A stranger's fulfilment of the fulfilled request: ORAO's UnauthorizedFulfillmentAuthority (6005), as ORAO answers, not alreadyFulfilled.
+    const refused = await chain.runner.send(chain.payer, [strangers, fulfillV2()]);
+    expect(errorNameOf(refused)).toBe('unauthorizedFulfillmentAuthority');
+    expect(refused.failure?.customCode).toBe(6005);
   });
 
   it('refuses to fulfil a request twice', async () => {
