@@ -28,6 +28,8 @@ export const GUARDIAN_ACTIONS_KEPT = 20;
 /** A failed send is tried again after this long, doubling (a guardian short of SOL must not send every slot). */
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
+/** How long stop() waits for a pause or resume in flight (as the keeper waits for its cranks). */
+const STOP_GRACE_MS = 15_000;
 
 /** One pause or resume, by the guardian on its own (`guardian`) or asked for by a person (`person`). */
 export interface GuardianAction {
@@ -280,7 +282,10 @@ export function createGuardian(options: GuardianOptions): Guardian {
       running = false;
       keeper.events.off('health', onHealth);
       keeper.events.off('latency', onLatency);
-      await checking;
+      // A send in flight may take a while to land (or never, with the RPC gone): wait for it, within bounds.
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([checking, new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
+      clearTimeout(grace);
       confirmer.stop();
     },
     configure(changes) {
