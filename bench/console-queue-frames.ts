@@ -137,6 +137,9 @@ const loadGenerator: OperatorApi = {
   importGuardianKey: async () => {
     throw new Error('not part of this benchmark');
   },
+  searchAddress: async () => {
+    throw new Error('not part of this benchmark');
+  },
 };
 
 const listeners = new Set<(event: OperatorEvent) => void>();

@@ -152,6 +152,38 @@ export interface InspectionView {
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
 }
 
+/** A wager found for a wallet or token account (support's search), with how that address is in it. */
+export interface FoundWagerView {
+  address: string;
+  /** How the searched address is in the wager: stake owner (signed the opening), beneficiary, integrator (app) authority, payer. */
+  roles: ('stake owner' | 'beneficiary' | 'integrator' | 'payer')[];
+  /** "Open", "Requested", "PayoutPending" (on chain), "settled", "expired", or "unknown" (history no longer available). */
+  status: string;
+  openSlot: number | null;
+  /** USDC base units (decimal strings). */
+  stake: string | null;
+  payout: string | null;
+  bucket: number | null;
+}
+
+/** Where support's search box sends an address: the Inspector, the Liquidity screen, a wallet's wagers, or what it is instead. */
+export type AddressSearchView =
+  | { kind: 'wager'; address: string }
+  | { kind: 'pool'; address: string }
+  | {
+      kind: 'wallet' | 'tokenAccount';
+      address: string;
+      /** A token account's owner wallet (null for a wallet). */
+      owner: string | null;
+      /** The addresses whose history and wagers were read (the wallet and its USDC accounts, or the token account). */
+      searched: string[];
+      /** Newest first. */
+      wagers: FoundWagerView[];
+      /** Set when only the newest part of a long history was read. */
+      note: string | null;
+    }
+  | { kind: 'notOurs'; address: string; what: 'notAddress' | 'program' | 'mint' | 'tokenAccount' | 'serviceAccount' | 'otherAccount' | 'nothingHere'; message: string };
+
 export interface LiquidityRequestView {
   address: string;
   kind: 'deposit' | 'withdraw';
@@ -419,6 +451,8 @@ export interface OperatorApi {
 
   /** Inspects any address: an open or closed wager of this service, or says what it is instead. */
   inspect(args: { address: string }): Promise<InspectionView>;
+  /** Support's search: any address classified (a wager, the pool, a wallet's or token account's wagers, or what it is instead). */
+  searchAddress(args: { address: string }): Promise<AddressSearchView>;
   /** Hands an open wager the keeper does not track to it (as POST /v1/wagers does); answers its record. */
   handToKeeper(args: { address: string }): Promise<QueueRow | null>;
   /** Delivers a PayoutPending wager's parked payout now (claim_payout), also while paused. */
@@ -466,6 +500,7 @@ export const OPERATOR_METHODS = [
   'generateKey',
   'importKey',
   'inspect',
+  'searchAddress',
   'handToKeeper',
   'claimPayout',
   'liquidity',

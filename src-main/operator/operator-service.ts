@@ -31,6 +31,7 @@ import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet
 import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
 import { inspectWager } from './wager-inspection';
+import { searchAddress } from './address-search';
 import { claimInstruction, readLiquidity, strikeInstruction } from './liquidity-view';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
@@ -844,6 +845,17 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       // An address with nothing on chain may still be a wager this keeper finished: its record answers.
       const problem = inspection.notAWager && !(inspection.notAWager.kind === 'nothingHere' && record) ? { kind: inspection.notAWager.kind, message: inspection.notAWager.message } : null;
       return { address: text, problem, report: inspection.report as InspectionView['report'], record: record ? toRow(record) : null, slots: inspection.slots };
+    },
+    async searchAddress({ address: target }) {
+      const side = keeperSide;
+      if (!side || !chain) throw notRunning('the search reads the chain through it; see Settings');
+      const deployment = requireDeployment();
+      const records = side.core.keeper.records;
+      return searchAddress(
+        side.core.connection.rpc,
+        { program: address(deployment.programs.wager), pool: deployment.pool, usdcMint: deployment.usdcMint, config: deployment.config, paytables: deployment.paytables, record: (wager) => records.get(wager) },
+        typeof target === 'string' ? target : '',
+      );
     },
     async handToKeeper({ address: target }) {
       if (typeof target !== 'string' || !isAddress(target)) throw new Error(`'${target}' is not a Solana address`);
