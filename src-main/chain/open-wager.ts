@@ -20,7 +20,7 @@ import {
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { Deployment } from '../deployment/deployment';
 import { deploymentPaytable } from '../deployment/deployment-resolver';
-import { refusalName } from '../protocol/program-errors';
+import { refusalLine } from '../protocol/program-error-sentences';
 import { findNetworkStatePda } from '../protocol/oracle';
 import { getOpenWagerForApp } from '../protocol/wager';
 import { TransactionFailedError } from './transaction-sender';
@@ -76,7 +76,7 @@ export async function openWager(options: OpenWagerOptions): Promise<{ wager: Add
   const { value: simulation } = await rpc.simulateTransaction(wire, { encoding: 'base64', commitment: 'confirmed' }).send();
   if (simulation.err) {
     const failure = new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
-    throw new Error(`the wager was not opened: ${refusalName(failure, programs)}`);
+    throw new Error(`the wager was not opened: ${refusalLine(failure, programs)}`);
   }
   await rpc.sendTransaction(wire, { encoding: 'base64' }).send();
   return { wager, beneficiary: beneficiary.account };

@@ -80,7 +80,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
       // Refuse before payment (and again before settling a paid retry: the pool may have changed since the 402).
       await purchase.check(order);
     } catch (error) {
-      if (error instanceof OrderRefusal) return fail(c, error.status, error.message);
+      if (error instanceof OrderRefusal) return fail(c, error.status, error.message, error.extra);
       throw error;
     }
 

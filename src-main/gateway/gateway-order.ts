@@ -34,6 +34,8 @@ export class OrderRefusal extends Error {
   constructor(
     readonly status: 400 | 409 | 503,
     message: string,
+    /** More JSON fields for the answer, e.g. a program refusal's stable `code`. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -17,7 +17,8 @@ import {
 } from '@solana-program/token';
 import { TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
 import { beneficiaryAccount } from '../chain/usdc-beneficiary';
-import { refusalName, type ErrorNamingPrograms } from '../protocol/program-errors';
+import { explainRefusal, refusalLine } from '../protocol/program-error-sentences';
+import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import { findWagerPda, getOpenWagerForApp } from '../protocol/wager';
 import { USDC_DECIMALS, formatUsdcAmount } from '../protocol/usdc-amount';
 import { OrderRefusal, type WagerOrder } from './gateway-order';
@@ -129,8 +130,11 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
       try {
         await chain.sender.simulate(instructions);
       } catch (error) {
-        if (error instanceof TransactionFailedError)
-          throw new OrderRefusal(409, `open_wager would be refused: ${refusalName(error, chain.programs)}; no payment was taken`);
+        if (error instanceof TransactionFailedError) {
+          // `code` stays the program's stable error name for scripts; the sentence is for people.
+          const { code, sentence } = explainRefusal(error, chain.programs);
+          throw new OrderRefusal(409, `open_wager would be refused: ${code}; no payment was taken. ${sentence}`, { code });
+        }
         throw error;
       }
     },
@@ -152,7 +156,7 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
         }
         // It may still have landed on a resend before the refusal came back: look once more.
         if (await wagerExisted(wager)) return records.markOpened(record.proof, null);
-        const reason = error instanceof TransactionFailedError ? refusalName(error, chain.programs) : error.message;
+        const reason = error instanceof TransactionFailedError ? refusalLine(error, chain.programs) : error.message;
         return records.markRefunded(record.proof, await refund(record), `the wager could not be opened: ${reason}`);
       }
     },

@@ -21,7 +21,7 @@ import {
 } from '@solana-program/token';
 import { TransactionFailedError } from '../chain/transaction-sender';
 import { beneficiaryAccount } from '../chain/usdc-beneficiary';
-import { refusalName } from '../protocol/program-errors';
+import { refusalLine } from '../protocol/program-error-sentences';
 import { getOpenWagerForApp } from '../protocol/wager';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import type { LocalnetManifest } from './localnet';
@@ -71,7 +71,7 @@ export async function openLocalnetWager(options: OpenLocalnetWagerOptions): Prom
   if (simulation.err) {
     const failure = new TransactionFailedError('simulation', simulation.err, simulation.logs ?? []);
     const programs = { wager: address(manifest.programs.wager), oracle: address(manifest.programs.oracle) };
-    throw new Error(`the wager was not opened: ${refusalName(failure, programs)}`);
+    throw new Error(`the wager was not opened: ${refusalLine(failure, programs)}`);
   }
   await rpc.sendTransaction(wire, { encoding: 'base64' }).send();
   return { wager, beneficiary: beneficiary.account };

@@ -149,21 +149,27 @@ describe('the x402 gateway', () => {
     const before = await usdcBalance(payer.usdc);
     const ask = async (body: Record<string, unknown>) => {
       const response = await payer.pay(`${url}/wager`, order(body));
-      return { status: response.status, error: ((await response.json()) as { error: string }).error };
+      const { error, code } = (await response.json()) as { error: string; code?: string };
+      return { status: response.status, error, ...(code ? { code } : {}) };
     };
     expect(await ask({ paytable: 'roulette', amount: '1.00', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^unknown paytable "roulette": this gateway offers coin-flip, wheel/) });
     expect(await ask({ paytable: 'coin-flip', amount: '1.001', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^bad amount "1\.001"/) });
     expect(await ask({ paytable: 'coin-flip', amount: '0.001', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^bad amount/) });
     expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary: 'nobody' })).toEqual({ status: 400, error: expect.stringMatching(/^bad beneficiary/) });
     // 1 500 USDC on the wheel could pay 15 000: above 1% of the pool's free liquidity.
-    expect(await ask({ paytable: 'wheel', amount: '1500.00', beneficiary })).toEqual({ status: 409, error: expect.stringMatching(/^open_wager would be refused: perWagerCap; no payment was taken/) });
+    // The stable code for scripts, and the sentence with the next step for people.
+    expect(await ask({ paytable: 'wheel', amount: '1500.00', beneficiary })).toEqual({
+      status: 409,
+      code: 'perWagerCap',
+      error: expect.stringMatching(/^open_wager would be refused: perWagerCap; no payment was taken\. The wager's largest payout is more than the pool may risk on one wager now: try a smaller stake/),
+    });
     // More than the gateway holds: it says it cannot fund it.
     expect(await ask({ paytable: 'coin-flip', amount: '4000.00', beneficiary })).toEqual({ status: 503, error: expect.stringMatching(/^the gateway cannot fund a wager now/) });
 
     const guardian = await keypairFromBytes(bed.localnet.manifest.devKeys.guardian.keypair);
     await sendInstructions(bed.rpc, guardian, [await getSetPausedInstructionAsync({ guardian, paused: 1 }, { programAddress: bed.parts.program })]);
     try {
-      expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary })).toEqual({ status: 409, error: expect.stringMatching(/^open_wager would be refused: paused/) });
+      expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary })).toEqual({ status: 409, code: 'paused', error: expect.stringMatching(/^open_wager would be refused: paused; no payment was taken\. New wagers are paused by the deployment's guardian/) });
     } finally {
       await sendInstructions(bed.rpc, guardian, [await getSetPausedInstructionAsync({ guardian, paused: 0 }, { programAddress: bed.parts.program })]);
     }
