@@ -4,8 +4,10 @@
  * request (and, once fulfilled, the drawn bucket and whether the randomness verifies against the oracle's
  * fulfilment authority); a Requested or PayoutPending one also its seed and, once fulfilled and while the
  * request account exists, its randomness in hex (`seed`, `randomnessHex`: what `verify-randomness --seed
- * HEX --randomness HEX` takes; `verifyWith` is that command); a closed one shows how it ended, read from
- * its transactions' events. The wager program is the deployment's (--deployment FILE, or found by the
+ * HEX --randomness HEX` takes; `verifyWith` is that command) with the fulfilment authority that signed it,
+ * a `verdict` and the `draw` in words; a closed one is rebuilt from its transactions (stake, paytable,
+ * parties, each step's slot, signature, cranker and fee, the payout and where it went), with the same
+ * proof read from its oracle request account. The wager program is the deployment's (--deployment FILE, or found by the
  * RPC's genesis hash).
  */
 import { address, isAddress } from '@solana/kit';
@@ -23,8 +25,9 @@ export async function inspectCommand(args: string[]): Promise<number> {
   if (!target || !isAddress(target)) throw new UsageError('usage: wager-keeper inspect ADDRESS [--rpc URL] [--deployment FILE] (ADDRESS: a wager account)');
   const { deployment } = await resolveDeploymentForRpc(values.rpc, { file: values.deployment });
   const programs = { wager: address(deployment.programs.wager), oracle: address(deployment.programs.oracle) };
-  const { report, notAWager } = await inspectWager(createChainRpc(values.rpc), values.rpc, address(target), { programs, ...(values.deployment ? { file: values.deployment } : {}) });
-  console.log(JSON.stringify(report));
+  const { report, notAWager, paytable } = await inspectWager(createChainRpc(values.rpc), values.rpc, address(target), { programs, ...(values.deployment ? { file: values.deployment } : {}) });
+  // The paytable's rows (weight, multiplier in basis points) beside the report, as the Inspector shows them.
+  console.log(JSON.stringify(paytable ? { ...report, paytableBuckets: paytable.rows } : report));
   // An account that is not a wager of this service is an error; an address with nothing is answered (exit 0).
   return notAWager && notAWager.kind !== 'nothingHere' ? 1 : 0;
 }

@@ -150,6 +150,8 @@ export interface InspectionView {
   record: QueueRow | null;
   /** An open wager's slots (null once closed). */
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
+  /** The paytable the wager was opened with, row by row, and the row its randomness drew (null when unreadable). */
+  paytable: { name: string; address: string; totalWeight: number; rows: { bucket: number; weight: number; multiplierBps: number }[]; drawn: number | null } | null;
 }
 
 /** A wager found for a wallet or token account (support's search), with how that address is in it. */

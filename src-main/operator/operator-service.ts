@@ -832,7 +832,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     async inspect({ address: target }) {
       const text = typeof target === 'string' ? target.trim() : '';
       if (!isAddress(text))
-        return { address: text, problem: { kind: 'notAddress', message: `'${text}' is not a Solana address: paste a wager's address (base58, 32 to 44 characters)` }, report: {}, record: null, slots: null };
+        return { address: text, problem: { kind: 'notAddress', message: `'${text}' is not a Solana address: paste a wager's address (base58, 32 to 44 characters)` }, report: {}, record: null, slots: null, paytable: null };
       const side = keeperSide;
       if (!side || !chain) throw notRunning('the Inspector reads the chain through it; see Settings');
       const deployment = requireDeployment();
@@ -844,7 +844,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       const record = side.core.keeper.records.get(text);
       // An address with nothing on chain may still be a wager this keeper finished: its record answers.
       const problem = inspection.notAWager && !(inspection.notAWager.kind === 'nothingHere' && record) ? { kind: inspection.notAWager.kind, message: inspection.notAWager.message } : null;
-      return { address: text, problem, report: inspection.report as InspectionView['report'], record: record ? toRow(record) : null, slots: inspection.slots };
+      return { address: text, problem, report: inspection.report as InspectionView['report'], record: record ? toRow(record) : null, slots: inspection.slots, paytable: inspection.paytable };
     },
     async searchAddress({ address: target }) {
       const side = keeperSide;

@@ -1,35 +1,42 @@
 /**
  * What the chain says about a wager, in words: one implementation for the `inspect` command and the
- * console's Inspector (support staff answering "what happened to my bet?"). An open wager shows its status,
- * slots, amounts and oracle request (and, once fulfilled, the drawn bucket and whether the randomness
- * verifies against the oracle's fulfilment authority); a Requested or PayoutPending one also its seed and,
- * once fulfilled, its randomness in hex with the `verify-randomness` command that checks it; a closed one
- * how it ended, read from its transactions' events. Bad addresses get a named kind.
+ * console's Inspector (support staff answering "what happened to my bet?" and "did it pay what it
+ * should have?"). An open wager shows its status, slots, amounts, parties and oracle request; a closed one
+ * is rebuilt from its transactions (wager-history.ts): stake, paytable, parties, every step's slot,
+ * signature and cranker with the step's fee, the payout and where it went. Every fulfilled wager, open or
+ * closed, carries the randomness proof (randomness-proof.ts): seed, randomness, the fulfilment authority
+ * that signed it, a verdict, the draw in words and the `verify-randomness` command. Bad addresses get a
+ * named kind.
  */
 import { getBase64Encoder, type Address, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { Buffer } from 'node:buffer';
-import { decodeWagerAccount, isRequestFulfilled } from '../keeper/chain-view';
-import { resolveWagerOutcome } from '../keeper/outcome-resolver';
-import { fulfilledRandomness, getNetworkStateDecoder, findNetworkStatePda, verifyRandomness } from '../protocol/oracle';
+import { decodeWagerAccount } from '../keeper/chain-view';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import {
   decodePaytableName,
-  drawBucket,
   findConfigPda,
   getConfigDecoder,
   getPaytableDecoder,
   getWagerDiscriminatorBytes,
-  payoutFor,
   wagerStatusName,
   WagerStatus,
+  type Config,
 } from '../protocol/wager';
+import { proveRandomness, type RandomnessProof } from './randomness-proof';
+import { readFulfilment, readWagerHistory, type WagerHistory } from './wager-history';
 
 const hex = (bytes: ArrayLike<number>): string => Buffer.from(Uint8Array.from(bytes)).toString('hex');
 
 async function readBytes(rpc: Rpc<SolanaRpcApi>, key: Address) {
   const { value } = await rpc.getAccountInfo(key, { encoding: 'base64' }).send();
   // `encoded` as the keeper's chain view takes it, `data` as the decoders take it.
-  return value ? { owner: value.owner, encoded: { data: value.data, owner: value.owner }, data: getBase64Encoder().encode(value.data[0]) } : null;
+  return value
+    ? {
+        owner: value.owner,
+        encoded: { data: value.data, owner: value.owner },
+        data: getBase64Encoder().encode(value.data[0]),
+      }
+    : null;
 }
 
 /** Why an address is not a wager of this service (null when it is one, open or closed). */
@@ -38,13 +45,25 @@ export type NotAWager =
   | { kind: 'otherDeployment'; owner: string; message: string }
   | { kind: 'nothingHere'; message: string };
 
+/** The paytable a wager was opened with, row by row, and the row its randomness drew. */
+export interface PaytableTable {
+  name: string;
+  address: string;
+  totalWeight: number;
+  rows: { bucket: number; weight: number; multiplierBps: number }[];
+  /** The bucket the randomness drew (null before fulfilment). */
+  drawn: number | null;
+}
+
 export interface WagerInspection {
   /** The report `inspect` prints (the same fields in the console). */
-  report: Record<string, unknown>;
+  report: Record<string, string | number | boolean>;
   /** Set when the address holds no wager of this service, open or closed. */
   notAWager: NotAWager | null;
   /** The decoded open wager's slots, for the console's timeline (null when closed). */
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
+  /** The paytable's rows with the drawn one (null when the paytable cannot be read). */
+  paytable: PaytableTable | null;
 }
 
 /** The deployment an inspection reads with, and how `verify-randomness` finds it again. */
@@ -54,101 +73,270 @@ export interface InspectionDeployment {
   file?: string;
 }
 
+async function readPaytable(rpc: Rpc<SolanaRpcApi>, key: Address) {
+  const bytes = await readBytes(rpc, key);
+  if (!bytes) return null;
+  try {
+    const paytable = getPaytableDecoder().decode(bytes.data);
+    return {
+      ...paytable,
+      name: decodePaytableName(paytable.name),
+      buckets: paytable.buckets.slice(0, paytable.bucketCount),
+    };
+  } catch {
+    return null; // not a paytable any more
+  }
+}
+type ReadPaytable = NonNullable<Awaited<ReturnType<typeof readPaytable>>>;
+
+const tableOf = (paytable: ReadPaytable | null, key: Address, drawn: number | null): PaytableTable | null =>
+  paytable && {
+    name: paytable.name,
+    address: key,
+    totalWeight: Number(paytable.totalWeight),
+    rows: paytable.buckets.map((b, bucket) => ({ bucket, weight: b.weight, multiplierBps: b.multiplierBps })),
+    drawn,
+  };
+
+/** The proof's fields as the report carries them. */
+const proofFields = (proof: RandomnessProof): Record<string, string | number | boolean> => ({
+  randomness: 'fulfilled',
+  randomnessHex: proof.randomnessHex,
+  ...(proof.fulfilmentAuthority ? { fulfilmentAuthority: proof.fulfilmentAuthority } : {}),
+  randomnessVerified: proof.randomnessVerified,
+  verdict: proof.verdict,
+  ...(proof.drawnBucket !== null ? { drawnBucket: proof.drawnBucket } : {}),
+  ...(proof.draw ? { draw: proof.draw } : {}),
+  verifyWith: proof.verifyWith,
+});
+
+/** A wager whose account is closed, rebuilt from its history. */
+async function rebuildClosed(
+  rpc: Rpc<SolanaRpcApi>,
+  wagerAddress: Address,
+  history: WagerHistory,
+  config: Config | null,
+  verifyFlags: string,
+): Promise<Pick<WagerInspection, 'report' | 'paytable'>> {
+  const { open, request, settle, expire, claim } = history;
+  const opened = open.event;
+  const paytable = await readPaytable(rpc, opened.paytable);
+  const report: Record<string, string | number | boolean> = { wager: wagerAddress };
+  if (settle)
+    Object.assign(report, {
+      ended: 'settled',
+      bucket: settle.bucket,
+      payout: formatUsdcAmount(settle.payout),
+    });
+  else if (expire) report.ended = 'expired (the randomness never came; the stake stayed in the pool)';
+  else report.ended = 'closed (its settlement is not in the history this RPC keeps)';
+  Object.assign(report, {
+    paytable: paytable?.name ?? opened.paytable,
+    paytableAddress: opened.paytable,
+    stake: formatUsdcAmount(opened.stake),
+    maxPayout: formatUsdcAmount(opened.maxPayout),
+    beneficiary: opened.beneficiary,
+    ...(open.stakeOwner ? { stakeOwner: open.stakeOwner } : {}),
+    app: opened.integratorAuthority,
+    payer: opened.payer,
+    nonce: Number(opened.nonce),
+    openSlot: open.slot,
+    openSignature: open.signature,
+    expirySlot: Number(opened.expirySlot),
+  });
+  let drawn: number | null = settle?.bucket ?? null;
+  if (request) {
+    Object.assign(report, {
+      requestSlot: request.slot,
+      requestSignature: request.signature,
+      requestCranker: request.feePayer,
+    });
+    if (config) report.requestFeeLamports = Number(config.requestFee);
+    Object.assign(report, { oracleRequest: request.oracleRequest, seed: hex(request.seed) });
+    const [proof, fulfil] = await Promise.all([
+      config
+        ? proveRandomness(rpc, {
+            seed: request.seed,
+            oracleRequest: request.oracleRequest,
+            oracleProgram: config.oracleProgram,
+            paytable,
+            stake: opened.stake,
+            verifyFlags,
+          })
+        : Promise.resolve(null),
+      readFulfilment(rpc, request.oracleRequest, request.signature),
+    ]);
+    if (fulfil) Object.assign(report, { fulfilSlot: fulfil.slot, fulfilSignature: fulfil.signature });
+    if (proof) {
+      Object.assign(report, proofFields(proof));
+      drawn ??= proof.drawnBucket;
+    } else report.randomness = settle ? 'no longer readable: the request account is closed' : 'never came';
+  }
+  if (settle) {
+    Object.assign(report, {
+      settleSlot: settle.slot,
+      settleSignature: settle.signature,
+      settleCranker: settle.feePayer,
+    });
+    if (config) report.settleFeeLamports = Number(config.settleFee);
+    report.payoutTo = claim?.beneficiary ?? opened.beneficiary;
+    report.payoutRoute = settle.pending
+      ? claim
+        ? "parked in the payout escrow at settlement (the beneficiary's account could not receive), then delivered by claim_payout"
+        : "parked in the payout escrow (the beneficiary's account cannot receive): waiting for claim_payout"
+      : "paid straight to the beneficiary's USDC account at settlement";
+  }
+  if (claim)
+    Object.assign(report, {
+      claimSlot: claim.slot,
+      claimSignature: claim.signature,
+      deliveredBy: claim.signature,
+    });
+  if (expire) {
+    Object.assign(report, {
+      expireSlot: expire.slot,
+      expireSignature: expire.signature,
+      expireCranker: expire.feePayer,
+    });
+    if (config) report.expireFeeLamports = Number(config.expireFee);
+  }
+  return { report, paytable: tableOf(paytable, opened.paytable, drawn) };
+}
+
 /** Inspects `wagerAddress` through `rpc`; `rpcUrl` goes into the verify-randomness command line. */
-export async function inspectWager(rpc: Rpc<SolanaRpcApi>, rpcUrl: string, wagerAddress: Address, deployment: InspectionDeployment): Promise<WagerInspection> {
+export async function inspectWager(
+  rpc: Rpc<SolanaRpcApi>,
+  rpcUrl: string,
+  wagerAddress: Address,
+  deployment: InspectionDeployment,
+): Promise<WagerInspection> {
   const program = deployment.programs.wager;
   const account = await readBytes(rpc, wagerAddress);
   const wager = account ? decodeWagerAccount(account.encoded, program) : null;
 
-  if (!wager) {
-    if (account) {
-      const discriminator = getWagerDiscriminatorBytes();
-      const looksLikeAWager = account.data.length === 336 && discriminator.every((byte, i) => account.data[i] === byte);
-      const notAWager: NotAWager = looksLikeAWager
-        ? { kind: 'otherDeployment', owner: account.owner, message: `a wager of another deployment (program ${account.owner}); this service's wager program is ${program}: ask that deployment's keeper` }
-        : { kind: 'notAWager', owner: account.owner, message: `an account of program ${account.owner} that is not a wager of this service` };
-      return { report: { wager: wagerAddress, found: looksLikeAWager ? 'a wager of another deployment' : 'an account that is not a wager of this service', owner: account.owner }, notAWager, slots: null };
-    }
-    const outcome = await resolveWagerOutcome(rpc, wagerAddress, program, { throughOpening: true });
-    // The slots the history shows, for the timeline: opening, request, and the settlement or expiry.
-    const slots =
-      outcome.kind === 'unknown'
-        ? {}
-        : {
-            ...(outcome.openSlot !== undefined ? { openSlot: Number(outcome.openSlot) } : {}),
-            ...(outcome.request ? { requestSlot: Number(outcome.request.slot) } : {}),
-          };
-    const ended =
-      outcome.kind === 'settled'
-        ? {
-            ended: 'settled',
-            bucket: outcome.bucket,
-            payout: formatUsdcAmount(outcome.payout),
-            settleSignature: outcome.signature,
-            settleSlot: Number(outcome.slot),
-            ...(outcome.claimSignature ? { deliveredBy: outcome.claimSignature } : {}),
-            ...slots,
-          }
-        : outcome.kind === 'expired'
-          ? { ended: 'expired (the randomness never came; the stake stayed in the pool)', expireSignature: outcome.signature, expireSlot: Number(outcome.slot), ...slots }
-          : { ended: 'unknown: no such wager, or its history is no longer available from this RPC' };
-    const nothingHere: NotAWager | null =
-      outcome.kind === 'unknown' ? { kind: 'nothingHere', message: 'no account at this address, and no wager of this service in its history (a typo, another cluster, or a history this RPC no longer keeps)' } : null;
-    return { report: { wager: wagerAddress, ...ended }, notAWager: nothingHere, slots: null };
+  if (!wager && account) {
+    const discriminator = getWagerDiscriminatorBytes();
+    const looksLikeAWager =
+      account.data.length === 336 && discriminator.every((byte, i) => account.data[i] === byte);
+    const notAWager: NotAWager = looksLikeAWager
+      ? {
+          kind: 'otherDeployment',
+          owner: account.owner,
+          message: `a wager of another deployment (program ${account.owner}); this service's wager program is ${program}: ask that deployment's keeper`,
+        }
+      : {
+          kind: 'notAWager',
+          owner: account.owner,
+          message: `an account of program ${account.owner} that is not a wager of this service`,
+        };
+    return {
+      report: {
+        wager: wagerAddress,
+        found: looksLikeAWager
+          ? 'a wager of another deployment'
+          : 'an account that is not a wager of this service',
+        owner: account.owner,
+      },
+      notAWager,
+      slots: null,
+      paytable: null,
+    };
   }
 
-  const paytableBytes = await readBytes(rpc, wager.paytable);
-  const paytable = paytableBytes ? getPaytableDecoder().decode(paytableBytes.data) : null;
+  const configBytes = await readBytes(rpc, (await findConfigPda({ programAddress: program }))[0]);
+  const config = configBytes ? getConfigDecoder().decode(configBytes.data) : null;
+  // verify-randomness finds the deployment's oracle as inspect found the deployment; a config that names another oracle is named.
+  const deploymentFlag = deployment.file ? ` --deployment ${deployment.file}` : '';
+  const oracleFlag =
+    config && config.oracleProgram !== deployment.programs.oracle
+      ? ` --oracle-program ${config.oracleProgram}`
+      : deploymentFlag;
+  const verifyFlags = `--rpc ${rpcUrl}${oracleFlag}`;
+
+  if (!wager) {
+    const history = await readWagerHistory(rpc, wagerAddress, program);
+    if (!history)
+      return {
+        report: {
+          wager: wagerAddress,
+          ended: 'unknown: no such wager, or its history is no longer available from this RPC',
+        },
+        notAWager: {
+          kind: 'nothingHere',
+          message:
+            'no account at this address, and no wager of this service in its history (a typo, another cluster, or a history this RPC no longer keeps)',
+        },
+        slots: null,
+        paytable: null,
+      };
+    return {
+      ...(await rebuildClosed(rpc, wagerAddress, history, config, verifyFlags)),
+      notAWager: null,
+      slots: null,
+    };
+  }
+
+  const paytable = await readPaytable(rpc, wager.paytable);
   const slot = await rpc.getSlot().send();
-  const report: Record<string, unknown> = {
+  const report: Record<string, string | number | boolean> = {
     wager: wagerAddress,
     status: wagerStatusName(wager.status),
-    paytable: paytable ? decodePaytableName(paytable.name) : wager.paytable,
+    paytable: paytable ? paytable.name : wager.paytable,
+    paytableAddress: wager.paytable,
     stake: formatUsdcAmount(wager.stake),
     maxPayout: formatUsdcAmount(wager.maxPayout),
     beneficiary: wager.beneficiary,
+    stakeOwner: wager.stakeOwner,
+    app: wager.integratorAuthority,
+    payer: wager.payer,
     openSlot: Number(wager.openSlot),
     expirySlot: Number(wager.expirySlot),
     currentSlot: Number(slot),
   };
+  let drawn: number | null = null;
   if (wager.status === WagerStatus.Requested || wager.status === WagerStatus.PayoutPending) {
-    const configBytes = await readBytes(rpc, (await findConfigPda({ programAddress: program }))[0]);
-    const oracleProgram = configBytes ? getConfigDecoder().decode(configBytes.data).oracleProgram : undefined;
-    const request = await readBytes(rpc, wager.oracleRequest);
-    const fulfilled = oracleProgram !== undefined && isRequestFulfilled(request?.encoded ?? null, oracleProgram);
-    // RandomnessV2, or ORAO's legacy v1 account when someone requested the seed with v1 first.
-    const randomness = fulfilled && request ? fulfilledRandomness(request.data) : null;
-    const seedHex = hex(wager.seed);
     report.oracleRequest = wager.oracleRequest;
-    report.seed = seedHex;
-    report.randomness = randomness
-      ? 'fulfilled'
-      : wager.status === WagerStatus.PayoutPending
-        ? request
-          ? 'not readable from the request account'
-          : 'no longer readable: the request account is closed'
-        : slot > wager.expirySlot
-          ? 'never came: the wager can be expired'
-          : 'pending';
-    if (randomness) {
-      // What `verify-randomness --seed HEX --randomness HEX` takes, and the command that checks it here.
-      report.randomnessHex = hex(randomness);
-      // verify-randomness finds the deployment's oracle as inspect found the deployment; a config that names another oracle is named.
-      const deploymentFlag = deployment.file ? ` --deployment ${deployment.file}` : '';
-      const oracleFlag = oracleProgram && oracleProgram !== deployment.programs.oracle ? ` --oracle-program ${oracleProgram}` : deploymentFlag;
-      report.verifyWith = `npx wager-keeper verify-randomness --rpc ${rpcUrl}${oracleFlag} --seed ${seedHex} --randomness ${report.randomnessHex}`;
-      if (paytable && wager.status === WagerStatus.Requested) {
-        const bucket = drawBucket(paytable, randomness);
-        report.drawnBucket = bucket;
-        report.payoutDue = formatUsdcAmount(payoutFor(wager.stake, paytable.buckets[bucket]!.multiplierBps));
-      }
-      const network = await readBytes(rpc, (await findNetworkStatePda({ programAddress: oracleProgram! }))[0]);
-      const authorities = network ? getNetworkStateDecoder().decode(network.data).fulfillmentAuthorities : [];
-      const verified = await Promise.all(authorities.map((authority) => verifyRandomness(authority, wager.seed, randomness)));
-      report.randomnessVerified = verified.some(Boolean);
+    report.seed = hex(wager.seed);
+    const proof = config
+      ? await proveRandomness(rpc, {
+          seed: Uint8Array.from(wager.seed),
+          oracleRequest: wager.oracleRequest,
+          oracleProgram: config.oracleProgram,
+          paytable,
+          stake: wager.stake,
+          verifyFlags,
+        })
+      : null;
+    if (proof) {
+      Object.assign(report, proofFields(proof));
+      drawn = proof.drawnBucket;
+      if (wager.status === WagerStatus.Requested && proof.payoutDue !== null)
+        report.payoutDue = formatUsdcAmount(proof.payoutDue);
+    } else {
+      const request = await readBytes(rpc, wager.oracleRequest);
+      report.randomness =
+        wager.status === WagerStatus.PayoutPending
+          ? request
+            ? 'not readable from the request account'
+            : 'no longer readable: the request account is closed'
+          : slot > wager.expirySlot
+            ? 'never came: the wager can be expired'
+            : 'pending';
     }
   }
-  if (wager.status === WagerStatus.PayoutPending) report.drawnBucket = wager.bucket;
-  if (wager.status === 3) report.parkedPayout = `${formatUsdcAmount(wager.payout)} waiting in the escrow until the beneficiary can receive (claim_payout)`;
-  return { report, notAWager: null, slots: { openSlot: Number(wager.openSlot), expirySlot: Number(wager.expirySlot), currentSlot: Number(slot) } };
+  if (wager.status === WagerStatus.PayoutPending) {
+    report.drawnBucket = wager.bucket;
+    drawn = wager.bucket;
+    report.parkedPayout = `${formatUsdcAmount(wager.payout)} waiting in the escrow until the beneficiary can receive (claim_payout)`;
+  }
+  return {
+    report,
+    notAWager: null,
+    slots: {
+      openSlot: Number(wager.openSlot),
+      expirySlot: Number(wager.expirySlot),
+      currentSlot: Number(slot),
+    },
+    paytable: tableOf(paytable, wager.paytable, drawn),
+  };
 }

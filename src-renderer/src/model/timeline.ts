@@ -25,7 +25,7 @@ export function timelineOf(view: InspectionView, currentSlot: number | null): Ti
   const reportSlot = (key: string) => (typeof view.report[key] === 'number' ? (view.report[key] as number) : null);
   const requested = record?.requestedSlot ?? reportSlot('requestSlot');
   if (requested !== null || /Requested|PayoutPending|settled/.test(status)) entries.push({ label: 'randomness requested', slot: requested, state: 'done' });
-  const fulfilled = record?.fulfilledSlot ?? null;
+  const fulfilled = record?.fulfilledSlot ?? reportSlot('fulfilSlot');
   if (fulfilled !== null || view.report.randomness === 'fulfilled' || /PayoutPending|settled/.test(status)) entries.push({ label: 'randomness fulfilled', slot: fulfilled, state: 'done' });
   if (/settled/.test(status) || record?.state === 'settled' || /PayoutPending/.test(status)) entries.push({ label: /PayoutPending/.test(status) || record?.payoutPending ? 'settled (payout parked in escrow)' : 'settled', slot: reportSlot('settleSlot'), state: 'done' });
   else if (/expired/.test(status) || record?.state === 'expired') {

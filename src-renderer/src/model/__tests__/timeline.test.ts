@@ -9,6 +9,7 @@ const view = (report: InspectionView['report'], record: Partial<QueueRow> | null
   report,
   record: record as QueueRow | null,
   slots,
+  paytable: null,
 });
 
 describe('the slot timeline', () => {

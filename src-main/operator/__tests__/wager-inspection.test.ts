@@ -1,0 +1,126 @@
+/**
+ * The shared inspection (the console's Inspector and `wager-keeper inspect`) on closed wagers, against the
+ * real localnet: a settled wager is rebuilt from its transactions alone (stake, paytable, parties, every
+ * step with its cranker and fee, the payout and where it went) and its randomness is proved (the
+ * authority that signed it, the draw in words matching the settlement); an expired one names its
+ * cranker and fee and that the randomness never came. The inspection reads only the chain, so these are
+ * also what it says about a wager no keeper of this console ever saw.
+ */
+import { address, getBase64Encoder } from '@solana/kit';
+import { describe, expect, it } from 'vitest';
+import {
+  keeperTestbed,
+  freshBeneficiary,
+  openWager,
+  waitFor,
+} from '../../keeper/__tests__/keeper-test-helpers';
+import { findNetworkStatePda, getNetworkStateDecoder } from '../../protocol/oracle';
+import { findConfigPda, getConfigDecoder } from '../../protocol/wager';
+import { inspectWager } from '../wager-inspection';
+
+const bed = keeperTestbed({ prefix: 'inspection-test-' });
+
+const deployment = () => ({
+  programs: { wager: bed.parts.program, oracle: address(bed.localnet.manifest.programs.oracle) },
+});
+const inspect = (wager: string) => inspectWager(bed.rpc, bed.localnet.rpcUrl, address(wager), deployment());
+const closed = async (wager: string) =>
+  (await bed.rpc.getAccountInfo(address(wager), { encoding: 'base64', commitment: 'confirmed' }).send())
+    .value === null || undefined;
+
+async function readAccount<T>(key: string, decode: (bytes: Uint8Array) => T): Promise<T> {
+  const { value } = await bed.rpc.getAccountInfo(address(key), { encoding: 'base64' }).send();
+  return decode(Uint8Array.from(getBase64Encoder().encode(value!.data[0])));
+}
+
+describe('inspecting a closed wager', () => {
+  it('rebuilds a settled wager from its transactions and proves its randomness', async () => {
+    const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, {
+      paytable: 'dice',
+      stake: 2_500_000n,
+      beneficiary: beneficiary.usdc,
+    });
+    const { key } = await bed.keeper('settles');
+    await waitFor(() => closed(opened.wager), 30_000, 'the settlement');
+
+    const { report, paytable, notAWager, slots } = await inspect(opened.wager);
+    expect(notAWager).toBeNull();
+    expect(slots).toBeNull();
+    const app = bed.parts.app.address;
+    expect(report).toMatchObject({
+      ended: 'settled',
+      paytable: 'dice',
+      stake: '2.50',
+      beneficiary: beneficiary.usdc,
+      stakeOwner: app,
+      app,
+      payer: app,
+      openSignature: opened.signature,
+      requestCranker: key.address,
+      settleCranker: key.address,
+      payoutTo: beneficiary.usdc,
+      payoutRoute: "paid straight to the beneficiary's USDC account at settlement",
+      randomness: 'fulfilled',
+      randomnessVerified: true,
+      seed: expect.stringMatching(/^[0-9a-f]{64}$/),
+      randomnessHex: expect.stringMatching(/^[0-9a-f]{128}$/),
+    });
+    // The fees are the config's, the slots in order.
+    const config = await readAccount((await findConfigPda({ programAddress: bed.parts.program }))[0], (b) =>
+      getConfigDecoder().decode(b),
+    );
+    expect(report).toMatchObject({
+      requestFeeLamports: Number(config.requestFee),
+      settleFeeLamports: Number(config.settleFee),
+    });
+    const slotsInOrder = ['openSlot', 'requestSlot', 'fulfilSlot', 'settleSlot'].map(
+      (k) => report[k] as number,
+    );
+    expect(slotsInOrder).toEqual([...slotsInOrder].sort((a, b) => a - b));
+    // The authority that signed is one of the oracle's, and the verdict names it.
+    const network = await readAccount(
+      (await findNetworkStatePda({ programAddress: config.oracleProgram }))[0],
+      (b) => getNetworkStateDecoder().decode(b),
+    );
+    expect(network.fulfillmentAuthorities).toContain(report.fulfilmentAuthority);
+    expect(report.verdict).toBe(
+      `Verified: signed by the oracle's fulfilment authority ${String(report.fulfilmentAuthority)}`,
+    );
+    // The draw worked out here is the one the program settled with.
+    expect(report.drawnBucket).toBe(report.bucket);
+    expect(report.draw).toMatch(
+      new RegExp(
+        `so bucket ${String(report.bucket)} is drawn; .* pays ${String(report.payout).replace('.', '\\.')} USDC\\.$`,
+      ),
+    );
+    expect(report.verifyWith).toBe(
+      `npx wager-keeper verify-randomness --rpc ${bed.localnet.rpcUrl} --seed ${String(report.seed)} --randomness ${String(report.randomnessHex)}`,
+    );
+    expect(paytable).toMatchObject({ name: 'dice', drawn: report.bucket });
+    expect(paytable!.rows.length).toBeGreaterThan(1);
+  });
+
+  it('rebuilds an expired wager: the cranker and fee of its expiry, and randomness that never came', async () => {
+    bed.localnet.fulfiller.stall();
+    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, {
+      paytable: 'coin-flip',
+      stake: 1_000_000n,
+    });
+    const { key } = await bed.keeper('expires');
+    await waitFor(() => closed(opened.wager), 60_000, 'the expiry');
+
+    const { report, paytable } = await inspect(opened.wager);
+    expect(report).toMatchObject({
+      ended: expect.stringMatching(/^expired/),
+      paytable: 'coin-flip',
+      stake: '1.00',
+      requestCranker: key.address,
+      expireCranker: key.address,
+      randomness: 'never came',
+    });
+    expect(report).not.toHaveProperty('verdict');
+    expect(report.expireFeeLamports).toBeGreaterThan(0);
+    expect(paytable).toMatchObject({ name: 'coin-flip', drawn: null });
+  }, 90_000);
+});
