@@ -56,7 +56,10 @@ function KeyPart({ view }: { view: GuardianView }) {
         <dt>OS keychain</dt>
         <dd>
           {view.keychain.error ? (
-            <span className="error">The keychain cannot be read: {view.keychain.error}</span>
+            // Only a problem when the keychain is where the guardian key must come from.
+            <span className={view.key && view.key.source !== 'keychain' ? 'muted' : 'error'}>
+              {view.key && view.key.source !== 'keychain' ? 'Not needed here; it' : 'The keychain'} cannot be read: {view.keychain.error}
+            </span>
           ) : existing ? (
             <Address value={existing} label="Copy keychain guardian key" full />
           ) : (
