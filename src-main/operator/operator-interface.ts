@@ -9,6 +9,7 @@
  */
 
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
+import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
 
 export const WAGER_STATES = ['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'] as const;
 export type WagerState = (typeof WAGER_STATES)[number];
@@ -186,37 +187,12 @@ export type AddressSearchView =
     }
   | { kind: 'notOurs'; address: string; what: 'notAddress' | 'program' | 'mint' | 'tokenAccount' | 'serviceAccount' | 'otherAccount' | 'nothingHere'; message: string };
 
-export interface LiquidityRequestView {
-  address: string;
-  kind: 'deposit' | 'withdraw';
-  owner: string;
-  epoch: number;
-  /** USDC base units (deposit) or shares (withdraw), 6 decimals both. */
-  amount: string;
-  status: 'waiting for the epoch to be struck' | 'struck: claimable';
-}
-
-export interface LiquidityView {
-  /** USDC base units and shares (6 decimals); `sharePrice` USDC per share, null with no shares. */
-  pool: {
-    liquidity: string;
-    lockedLiability: string;
-    freeLiquidity: string;
-    totalShares: string;
-    sharePrice: string | null;
-    pendingDeposits: string;
-    pendingWithdrawShares: string;
-  };
-  epoch: { epoch: number; closeSlot: number; currentSlot: number; strikeable: boolean; whyNot: string | null };
-  requests: LiquidityRequestView[];
-  /** Share price per struck epoch. */
-  history: { epoch: number; sharePrice: string | null }[];
-}
+export type { ActionCheckView, ClaimBalanceView, ClaimPreviewView, LiquidityRequestView, LiquidityView, LpPositionView, RefusalView, WhenView } from './liquidity-interface';
 
 /** What a crank the operator asked for (Strike epoch, Claim, Claim payout now) did: the transaction and the fee earned, or the refusal named. */
 export type CrankActionView =
-  | { outcome: 'landed'; signature: string; feeLamports: number }
-  | { outcome: 'lost' | 'skipped' | 'failed'; error: string };
+  | { outcome: 'landed'; signature: string; feeLamports: number; /** A claim's: the owner's new balance of what it received. */ balance?: ClaimBalanceView }
+  | { outcome: 'lost' | 'skipped' | 'failed'; /** The refusal's stable code (e.g. `epochNotClosed`) or the error. */ error: string; /** The same in words, with the next step. */ sentence?: string };
 
 /**
  * Which faucet the Faucet screen uses: this keeper's own when it holds the test mint's authority; else
@@ -462,7 +438,7 @@ export interface OperatorApi {
   /** The pool, the live epoch, liquidity requests (all, or one owner's) and share price history. */
   liquidity(args: { owner: string | null }): Promise<LiquidityView>;
   /** Strikes the live epoch now (also while paused: the operator chose it). */
-  strikeEpoch(): Promise<CrankActionView>;
+  strikeEpoch(args: { /** The epoch the operator saw: answered "already struck" when the live epoch moved on. */ epoch?: number } | undefined): Promise<CrankActionView>;
   /** Claims one struck deposit or withdrawal request for its owner. */
   claimLiquidity(args: { request: string }): Promise<CrankActionView>;
   /** The local oracle of a wager-keeper localnet, or null on any other cluster. */

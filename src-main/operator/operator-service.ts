@@ -32,7 +32,8 @@ import { createLogger } from '../logging';
 import { fetchPaytableNames } from './paytable-names';
 import { inspectWager } from './wager-inspection';
 import { searchAddress } from './address-search';
-import { claimInstruction, readLiquidity, strikeInstruction } from './liquidity-view';
+import { balanceAfterClaim, claimInstruction, readLiquidity, simulatorFor, strikeInstruction, type LiquidityContext } from './liquidity-view';
+import { explainCode } from '../protocol/program-error-sentences';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
@@ -651,6 +652,18 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
   /** Sends a crank the operator asked for and says what it did, with the fee it earned (from its booking). */
   const operatorCrank = (side: KeeperSide, step: 'strike_epoch' | 'claim_deposit' | 'claim_withdraw', subject: string, instructions: Instruction[]) =>
     bookedCrank(side, () => side.core.keeper.crank(step, subject, instructions));
+  /** What the Liquidity screen reads and simulates with: the keeper's RPC and key, the deployment's programs. */
+  const liquidityContext = (side: KeeperSide): LiquidityContext => {
+    const deployment = requireDeployment();
+    return {
+      rpc: side.core.connection.rpc,
+      program: address(deployment.programs.wager),
+      usdcMint: address(deployment.usdcMint),
+      caller: side.signer,
+      simulate: simulatorFor(side.core.connection.rpc, side.signer),
+      programs: { wager: address(deployment.programs.wager), oracle: address(deployment.programs.oracle) },
+    };
+  };
   /** Runs one crank and answers what it did, with the fee its booking recorded. */
   const bookedCrank = async (side: KeeperSide, send: () => Promise<CrankResult>): Promise<CrankActionView> => {
     const fees = new Map<string, number>();
@@ -658,7 +671,10 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     side.core.keeper.events.on('earnings', onEarnings);
     try {
       const result = await send();
-      if (result.outcome !== 'landed') return { outcome: result.outcome, error: 'error' in result ? result.error : result.reason };
+      if (result.outcome !== 'landed') {
+        const error = 'error' in result ? result.error : result.reason;
+        return { outcome: result.outcome, error, sentence: explainCode(error) };
+      }
       return { outcome: 'landed', signature: result.signature, feeLamports: fees.get(result.signature) ?? 0 };
     } finally {
       side.core.keeper.events.off('earnings', onEarnings);
@@ -876,21 +892,25 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       if (owner !== null && owner !== undefined && owner !== '' && !isAddress(owner.trim())) throw new Error(`'${owner}' is not a Solana address: filter by an LP's wallet address`);
       const side = keeperSide;
       if (!side || !chain) throw notRunning('see Settings');
-      return readLiquidity(side.core.connection.rpc, wagerProgram(), owner ? owner.trim() : null);
+      return readLiquidity(liquidityContext(side), owner ? owner.trim() : null);
     },
-    async strikeEpoch() {
+    async strikeEpoch(args) {
       const side = keeperSide;
       if (!side) throw notRunning('see Settings');
-      const { subject, instructions } = await strikeInstruction(side.core.connection.rpc, wagerProgram(), side.signer);
+      const { epoch, subject, instructions } = await strikeInstruction(side.core.connection.rpc, wagerProgram(), side.signer);
+      // The screen showed an older epoch: someone struck it meanwhile (striking the next one was not asked).
+      if (typeof args?.epoch === 'number' && BigInt(args.epoch) < epoch)
+        return { outcome: 'lost', error: 'alreadyStruck', sentence: `Already struck: epoch ${args.epoch} was struck meanwhile; the live epoch is now ${epoch}.` };
       return operatorCrank(side, 'strike_epoch', subject, instructions);
     },
     async claimLiquidity({ request }) {
       const side = keeperSide;
       if (!side) throw notRunning('see Settings');
       if (typeof request !== 'string' || !isAddress(request)) throw new Error(`'${request}' is not a request address`);
-      const mint = address(requireDeployment().usdcMint);
-      const { kind, instructions } = await claimInstruction(side.core.connection.rpc, wagerProgram(), side.signer, mint, address(request));
-      return operatorCrank(side, kind === 'deposit' ? 'claim_deposit' : 'claim_withdraw', request, instructions);
+      const context = liquidityContext(side);
+      const { kind, instructions, destination } = await claimInstruction(context, address(request));
+      const result = await operatorCrank(side, kind === 'deposit' ? 'claim_deposit' : 'claim_withdraw', request, instructions);
+      return result.outcome === 'landed' ? { ...result, balance: await balanceAfterClaim(context.rpc, kind, destination) } : result;
     },
     async localOracle() {
       if (!chain?.view.wagerKeeperLocalnet) return null;

@@ -1,13 +1,17 @@
-/** Liquidity, for LPs: the pool, the live epoch (strikeable or why not), requests with Claim, share price history. */
+/**
+ * Liquidity, for LPs: the pool, the live epoch, requests with Claim, an LP's position, share price history.
+ * Strike and Claim are enabled only when the chain would accept them (the core simulates the instruction);
+ * otherwise the refusal is said in words with when it changes.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Address } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
-import { formatDuration, formatUsdc } from '../model/format';
+import type { LiquidityRequestView } from '../../../src-main/operator/operator-interface';
+import { formatDuration, formatLamports, formatUsdc } from '../model/format';
+import { describePreview, describeRefusal, formatShares, formatSlot } from '../model/liquidity-text';
 import { useBridge, useSlotPace } from '../queries';
-
-const formatShares = (base: string) => formatUsdc(base).replace('USDC', 'shares');
 
 export function Liquidity() {
   const bridge = useBridge();
@@ -17,9 +21,11 @@ export function Liquidity() {
   const [filter, setFilter] = useState<string | null>(null);
   const view = useQuery({ queryKey: ['liquidity', filter], queryFn: () => bridge.call('liquidity', { owner: filter }), refetchInterval: 3_000 });
   const refresh = () => void client.invalidateQueries({ queryKey: ['liquidity'] });
-  const strike = useMutation({ mutationFn: () => bridge.call('strikeEpoch', undefined), onSettled: refresh });
+  // The epoch on screen goes along: if it was struck meanwhile, the answer says so instead of striking the next.
+  const strike = useMutation({ mutationFn: (epoch: number) => bridge.call('strikeEpoch', { epoch }), onSettled: refresh });
   const claim = useMutation({ mutationFn: (request: string) => bridge.call('claimLiquidity', { request }), onSettled: refresh });
   const data = view.data;
+  const strikeWhy = data ? describeRefusal(data.epoch.strike, pace.ms, pace.measured) : null;
   const history = (data?.history ?? []).filter((h) => h.sharePrice !== null).map((h) => ({ epoch: h.epoch, price: Number(h.sharePrice) }));
   return (
     <div className="grid">
@@ -51,14 +57,25 @@ export function Liquidity() {
           <section className="panel" aria-labelledby="epoch-title">
             <h2 id="epoch-title">Live epoch {data.epoch.epoch}</h2>
             <p>
-              Closes at slot {data.epoch.closeSlot.toLocaleString('en-US')} (now {data.epoch.currentSlot.toLocaleString('en-US')})
+              Closes at slot {formatSlot(data.epoch.closeSlot)} (now {formatSlot(data.epoch.currentSlot)})
               {data.epoch.closeSlot >= data.epoch.currentSlot
                 ? `, in about ${formatDuration((data.epoch.closeSlot - data.epoch.currentSlot + 1) * pace.ms)}${pace.measured ? '' : ' at 400 ms per slot'}`
                 : ''}
-              .{' '}
-              {data.epoch.strikeable ? 'It can be struck now.' : `It cannot be struck yet: ${data.epoch.whyNot}.`}
+              .
             </p>
-            <button type="button" className="primary" disabled={strike.isPending} aria-busy={strike.isPending} onClick={() => strike.mutate()}>
+            <p id="strike-why">
+              {strikeWhy === null
+                ? `It can be struck now (the chain accepts the strike); it pays ${data.epoch.strikeFeeLamports > 0 ? formatLamports(data.epoch.strikeFeeLamports) : 'no fee (the epoch had no requests)'}.`
+                : `It cannot be struck yet. ${strikeWhy}`}
+            </p>
+            <button
+              type="button"
+              className="primary"
+              disabled={strike.isPending || strikeWhy !== null}
+              aria-busy={strike.isPending}
+              aria-describedby="strike-why"
+              onClick={() => strike.mutate(data.epoch.epoch)}
+            >
               Strike epoch
             </button>
             {strike.data && <CrankResult result={strike.data} what="Strike" />}
@@ -89,6 +106,7 @@ export function Liquidity() {
                     <th>Epoch</th>
                     <th>Amount</th>
                     <th>Status</th>
+                    <th>Claim will pay</th>
                     <th />
                   </tr>
                 </thead>
@@ -105,12 +123,9 @@ export function Liquidity() {
                       <td>{request.epoch}</td>
                       <td>{request.kind === 'deposit' ? formatUsdc(request.amount) : formatShares(request.amount)}</td>
                       <td>{request.status}</td>
+                      <td>{request.preview ? describePreview(request.kind, request.preview) : '— (after the strike)'}</td>
                       <td>
-                        {request.status === 'struck: claimable' && (
-                          <button type="button" disabled={claim.isPending} onClick={() => claim.mutate(request.address)}>
-                            Claim
-                          </button>
-                        )}
+                        <ClaimButton request={request} pending={claim.isPending} onClaim={() => claim.mutate(request.address)} slotMs={pace.ms} measured={pace.measured} />
                       </td>
                     </tr>
                   ))}
@@ -120,6 +135,23 @@ export function Liquidity() {
             {claim.data && <CrankResult result={claim.data} what="Claim" />}
             {claim.error && <p role="alert" className="error">{claim.error.message}</p>}
           </section>
+          {data.position && (
+            <section className="panel wide" aria-labelledby="position-title">
+              <h2 id="position-title">Position of {data.position.owner}</h2>
+              <dl className="kv">
+                <dt>shares</dt>
+                <dd>{formatShares(data.position.shares)}</dd>
+                <dt>value now</dt>
+                <dd>{formatUsdc(data.position.valueNow)} (at the pool's price now; a withdrawal is priced at its epoch's strike)</dd>
+                <dt>deposits pending</dt>
+                <dd>{formatUsdc(data.position.pendingDeposits)}</dd>
+                <dt>withdrawals pending</dt>
+                <dd>{formatShares(data.position.pendingWithdrawShares)}</dd>
+                <dt>USDC held</dt>
+                <dd>{formatUsdc(data.position.usdc)}</dd>
+              </dl>
+            </section>
+          )}
           <section className="panel wide" aria-labelledby="history-title">
             <h2 id="history-title">Share price per struck epoch</h2>
             {history.length === 0 && <p className="muted">No epoch struck with shares yet: the chart starts at the first strike.</p>}
@@ -140,5 +172,25 @@ export function Liquidity() {
         </>
       )}
     </div>
+  );
+}
+
+/** Claim, enabled only when the chain would accept it; otherwise why not, in words. */
+function ClaimButton({ request, pending, onClaim, slotMs, measured }: { request: LiquidityRequestView; pending: boolean; onClaim: () => void; slotMs: number; measured: boolean }) {
+  if (!request.claim) return <span className="muted">not checked: filter by owner to check it</span>;
+  const why = describeRefusal(request.claim, slotMs, measured);
+  const id = `claim-why-${request.address}`;
+  return (
+    <>
+      <button type="button" disabled={pending || why !== null} aria-describedby={why ? id : undefined} onClick={onClaim}>
+        Claim
+      </button>
+      {why && (
+        <span id={id} className="muted">
+          {' '}
+          {why}
+        </span>
+      )}
+    </>
   );
 }
