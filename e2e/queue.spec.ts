@@ -42,3 +42,28 @@ test('pause keeps a new wager queued and resume settles it', async ({ consolePag
   await expect(rowOf(page, wager)).toContainText(/settled/i, { timeout: 60_000 });
   await attachScreenshot(page, testInfo, 'queue-resumed');
 });
+
+test('finished wagers show their outcome and time to settle; the address search narrows the rows; Export CSV downloads what is shown', async ({ consolePage: page, serve }, testInfo) => {
+  await page.getByRole('link', { name: 'Queue' }).click();
+  const wager = await openWager(serve.ready.rpcUrl);
+  await expect(rowOf(page, wager)).toContainText(/settled/i, { timeout: 60_000 });
+  await expect(rowOf(page, wager)).toContainText(/bucket \d+ · [\d.,]+ USDC/);
+  await expect(rowOf(page, wager)).toContainText(/\d+ slots? · [\d.]+ s/);
+  // The address search: part of the wager's address leaves only its row.
+  await page.getByRole('searchbox', { name: 'Search by address' }).fill(wager.slice(2, 14));
+  await expect(page.getByRole('table', { name: 'Wagers' }).getByRole('row')).toHaveCount(2);
+  await expect(rowOf(page, wager)).toBeVisible();
+  await attachScreenshot(page, testInfo, 'queue-outcome-search');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^wager-queue-.*\.csv$/);
+  const csv = await download.createReadStream().then(async (stream) => {
+    let text = '';
+    for await (const chunk of stream) text += chunk.toString();
+    return text;
+  });
+  const lines = csv.trim().split('\r\n');
+  expect(lines[0]).toMatch(/^wager,state,paytable,stake_usdc,/);
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toMatch(new RegExp(`^${wager},settled,coin-flip,1.000000,`));
+  await page.getByRole('searchbox', { name: 'Search by address' }).fill('');
+});

@@ -231,8 +231,10 @@ export async function searchAddress(rpc: Rpc<SolanaRpcApi>, context: SearchConte
     // Nothing here now: a closed wager (its opening is in its history), a wallet with no SOL left, or nothing.
     const history = await historyEvents(rpc, key, context.program, new Map());
     if (history.events.some((event) => event.name === 'WagerOpened' && event.data.wager === input)) return { kind: 'wager', address: input };
-    const { wagers, truncated } = await findWagersOf(rpc, context, { wallet: input, tokenAccounts: [] });
-    if (wagers.length > 0) return { kind: 'wallet', address: input, owner: null, searched: [input], wagers, note: truncated ? TRUNCATED_NOTE : null };
+    // A wallet holding no SOL is no account, yet it can own USDC accounts and have wagers.
+    const usdc = await usdcAccountsOf(rpc, key, context.usdcMint);
+    const { wagers, truncated } = await findWagersOf(rpc, context, { wallet: input, tokenAccounts: usdc });
+    if (wagers.length > 0 || usdc.length > 0) return { kind: 'wallet', address: input, owner: null, searched: [input, ...usdc], wagers, note: truncated ? TRUNCATED_NOTE : null };
     return notOurs('nothingHere', 'an address with no account on this cluster and no wager of this service in its history (a typo, or another cluster?)');
   }
   if (account.owner === context.program) {

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
+import { SearchBox } from './components/SearchBox';
 import { clusterLabel, formatAge } from './model/format';
 import { useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
@@ -11,6 +12,7 @@ import { Liquidity } from './screens/Liquidity';
 import { Oracle } from './screens/Oracle';
 import { Overview } from './screens/Overview';
 import { Queue } from './screens/Queue';
+import { Search } from './screens/Search';
 import { Settings } from './screens/Settings';
 import { useUi, type Screen } from './ui-store';
 
@@ -116,6 +118,7 @@ export function App() {
     liquidity: <Liquidity />,
     faucet: <Faucet />,
     settings: <Settings />,
+    search: <Search />,
   };
   return (
     <div className="app">
@@ -138,6 +141,7 @@ export function App() {
       </nav>
       <div className="main">
         <StatusLine />
+        <SearchBox />
         <main>
           <StallBanner />
           <CoreProblem />

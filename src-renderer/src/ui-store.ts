@@ -2,7 +2,8 @@
 import { create } from 'zustand';
 import { toggleSort, type SortKey, type SortOrder, type StateFilter } from './model/queue';
 
-export const SCREENS = ['overview', 'queue', 'inspector', 'oracle', 'liquidity', 'faucet', 'settings'] as const;
+// 'search': support's search results (the shell's search box opens it; not in the navigation).
+export const SCREENS = ['overview', 'queue', 'inspector', 'oracle', 'liquidity', 'faucet', 'settings', 'search'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 /** `#/queue` → "queue"; anything else (or the token fragment) → "overview". */
@@ -16,7 +17,10 @@ interface UiState {
   filter: StateFilter;
   order: SortOrder;
   selected: string | null;
+  /** The Queue's address search (a text filter over its rows). */
+  search: string;
   setFilter(filter: StateFilter): void;
+  setSearch(search: string): void;
   sortBy(key: SortKey): void;
   select(address: string | null): void;
 }
@@ -26,7 +30,9 @@ export const useUi = create<UiState>((set) => ({
   filter: 'all',
   order: { key: 'openSlot', descending: true },
   selected: null,
+  search: '',
   setFilter: (filter) => set({ filter }),
+  setSearch: (search) => set({ search }),
   sortBy: (key) => set((state) => ({ order: toggleSort(state.order, key) })),
   select: (selected) => set({ selected }),
 }));

@@ -10,7 +10,7 @@ import {
   type QueueRow,
   type WagerState,
 } from '../../../src-main/operator/operator-interface';
-import { formatSlots } from './format';
+import { formatDuration, formatSlots, formatUsdc } from './format';
 
 /** Settled, expired or unknown, with no parked payout left to claim: the keeper has nothing more to do. */
 export const isFinished = (row: Pick<QueueRow, 'state' | 'payoutPending'>): boolean => !ACTIVE_WAGER_STATES.includes(row.state) && !row.payoutPending;
@@ -97,6 +97,15 @@ export function matchesFilter(row: QueueRow, filter: StateFilter): boolean {
   }
 }
 
+/** The address search over the rows: any of its addresses (wager, paytable, oracle request, transactions) contains the text, case-insensitively. */
+export function matchesSearch(row: QueueRow, search: string): boolean {
+  const text = search.trim().toLowerCase();
+  if (text === '') return true;
+  return [row.address, row.paytable, row.paytableName, row.oracleRequest, row.requestSignature, row.settleSignature, row.expireSignature, row.claimSignature].some(
+    (value) => value !== null && value.toLowerCase().includes(text),
+  );
+}
+
 /** The value a row sorts by (numbers or ISO strings, computed once per row, not per comparison). */
 function sortValue(row: QueueRow, key: SortKey): number | string {
   switch (key) {
@@ -114,9 +123,9 @@ function sortValue(row: QueueRow, key: SortKey): number | string {
 }
 
 /** Filter then sort (ties by address, so the order is stable while rows update). */
-export function visibleRows(rows: Iterable<QueueRow>, filter: StateFilter, order: SortOrder): QueueRow[] {
+export function visibleRows(rows: Iterable<QueueRow>, filter: StateFilter, order: SortOrder, search = ''): QueueRow[] {
   const keyed: { row: QueueRow; value: number | string }[] = [];
-  for (const row of rows) if (matchesFilter(row, filter)) keyed.push({ row, value: sortValue(row, order.key) });
+  for (const row of rows) if (matchesFilter(row, filter) && matchesSearch(row, search)) keyed.push({ row, value: sortValue(row, order.key) });
   const sign = order.descending ? -1 : 1;
   keyed.sort((a, b) => {
     if (a.value !== b.value) return a.value < b.value ? -sign : sign;
@@ -208,6 +217,8 @@ export interface QueueView {
   position: Map<string, number>;
   filter: StateFilter;
   order: SortOrder;
+  /** The address search the rows passed. */
+  search: string;
   /** The index version this view shows. */
   version: number;
 }
@@ -218,7 +229,7 @@ export interface QueueView {
  * while sorted by open slot), the rows are replaced where they stand: O(rows copied + changes), no sort.
  * Otherwise filter and sort again.
  */
-export function queueView(previous: QueueView | null, index: QueueIndex, filter: StateFilter, order: SortOrder): QueueView {
+export function queueView(previous: QueueView | null, index: QueueIndex, filter: StateFilter, order: SortOrder, search = ''): QueueView {
   const batch = index.lastBatch;
   if (
     previous &&
@@ -226,6 +237,7 @@ export function queueView(previous: QueueView | null, index: QueueIndex, filter:
     !batch.addedOrRemoved &&
     previous.version === index.version - 1 &&
     previous.filter === filter &&
+    previous.search === search &&
     previous.order.key === order.key &&
     previous.order.descending === order.descending
   ) {
@@ -233,15 +245,107 @@ export function queueView(previous: QueueView | null, index: QueueIndex, filter:
     let inPlace = true;
     for (const row of batch.rows) {
       const at = previous.position.get(row.address);
-      const shown = matchesFilter(row, filter);
+      const shown = matchesFilter(row, filter) && matchesSearch(row, search);
       if (at === undefined) {
         if (shown) inPlace = false; // enters the filter: it needs a place
       } else if (!shown || sortValue(row, order.key) !== sortValue(rows[at]!, order.key)) inPlace = false;
       else rows[at] = row;
       if (!inPlace) break;
     }
-    if (inPlace) return { rows, position: previous.position, filter, order, version: index.version };
+    if (inPlace) return { rows, position: previous.position, filter, order, search, version: index.version };
   }
-  const rows = visibleRows(index.rows.values(), filter, order);
-  return { rows, position: new Map(rows.map((row, at) => [row.address, at])), filter, order, version: index.version };
+  const rows = visibleRows(index.rows.values(), filter, order, search);
+  return { rows, position: new Map(rows.map((row, at) => [row.address, at])), filter, order, search, version: index.version };
+}
+
+// ---- how a finished wager ended, and the CSV of what is shown
+
+/** A finished row's outcome: "bucket 1 · 1.96 USDC", "parked: 1.96 USDC", "expired", "unknown"; "—" while in progress. */
+export function outcomeOf(row: QueueRow): string {
+  if (row.payoutPending) return `parked: ${formatUsdc(row.payout)}`;
+  if (row.state === 'settled') return `bucket ${row.bucket ?? '—'} · ${formatUsdc(row.payout)}`;
+  if (row.state === 'expired') return 'expired';
+  if (row.state === 'unknown') return 'unknown';
+  return '—';
+}
+
+/**
+ * From open to settle (or expiry), for a finished row: the slots from the open slot to the randomness'
+ * fulfilment (settlement follows it at once) when the record has them, and the seconds from when the
+ * keeper first saw the wager to its last change (its end). Null while in progress.
+ */
+export function settleTimeOf(row: QueueRow): { slots: number | null; ms: number } | null {
+  if (!isFinished(row) && !row.payoutPending) return null;
+  const slots = row.openSlot !== null && row.fulfilledSlot !== null ? row.fulfilledSlot - row.openSlot : row.state === 'expired' && row.openSlot !== null && row.expirySlot !== null ? row.expirySlot - row.openSlot : null;
+  return { slots, ms: Math.max(0, Date.parse(row.updatedAt) - Date.parse(row.createdAt)) };
+}
+
+/** "12 slots · 4.8 s", "4.8 s", or "—". */
+export function formatSettleTime(time: { slots: number | null; ms: number } | null): string {
+  if (!time) return '—';
+  const seconds = time.ms < 60_000 ? `${(time.ms / 1000).toFixed(1)} s` : formatDuration(time.ms);
+  return time.slots === null ? seconds : `${formatSlots(time.slots)} · ${seconds}`;
+}
+
+export const QUEUE_CSV_HEADER = [
+  'wager',
+  'state',
+  'paytable',
+  'stake_usdc',
+  'open_slot',
+  'expiry_slot',
+  'bucket',
+  'payout_usdc',
+  'payout_parked',
+  'settle_slots',
+  'settle_seconds',
+  'attempts',
+  'last_error',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Base units as a plain decimal (6 places), for spreadsheets: no thousands separators, no unit. */
+const usdcDecimal = (base: string | null): string => {
+  if (base === null) return '';
+  const value = BigInt(base);
+  return `${value / 1_000_000n}.${(value % 1_000_000n).toString().padStart(6, '0')}`;
+};
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; a leading =+-@ is prefixed so a spreadsheet does not run it. */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (/^[=+\-@]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The rows as shown (filtered, searched, sorted) as CSV with a header row; lines end with CRLF. */
+export function queueCsv(rows: readonly QueueRow[]): string {
+  const lines = [QUEUE_CSV_HEADER.join(',')];
+  for (const row of rows) {
+    const time = settleTimeOf(row);
+    lines.push(
+      [
+        row.address,
+        row.payoutPending ? 'parked payout' : row.state,
+        row.paytableName ?? row.paytable,
+        usdcDecimal(row.stake),
+        row.openSlot,
+        row.expirySlot,
+        row.bucket,
+        usdcDecimal(row.payout),
+        row.payoutPending,
+        time?.slots ?? null,
+        time ? (time.ms / 1000).toFixed(1) : null,
+        row.attempts,
+        row.lastError,
+        row.createdAt,
+        row.updatedAt,
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
 }

@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } 
 import type { QueueRow } from '../../../src-main/operator/operator-interface';
 import { Address, CopyButton } from '../components/CopyButton';
 import { formatAge, formatUsdc } from '../model/format';
-import { countRows, nextStepOf, queueView, STATE_FILTERS, type QueueView, type SortKey, type StateFilter } from '../model/queue';
+import { countRows, formatSettleTime, nextStepOf, outcomeOf, queueCsv, queueView, settleTimeOf, STATE_FILTERS, type QueueView, type SortKey, type StateFilter } from '../model/queue';
 import { useHealth, useNow, useQueue, useStatus, useWager } from '../queries';
 import { useUi } from '../ui-store';
 
@@ -19,6 +19,8 @@ const COLUMNS: { label: string; sort?: SortKey; className: string }[] = [
   { label: 'Slots left', className: 'c-left' },
   { label: 'Next step', className: 'c-next' },
   { label: 'Backoff', className: 'c-backoff' },
+  { label: 'Outcome', className: 'c-outcome' },
+  { label: 'Time to settle', className: 'c-settle' },
   { label: 'Last error', className: 'c-error' },
   { label: 'Updated', sort: 'updatedAt', className: 'c-updated' },
 ];
@@ -158,6 +160,12 @@ const Row = memo(function Row({ row, slot, now, index, selected, start, overdue 
       <span role="cell" className={`c-backoff${next.backoff ? ' active' : ''}`}>
         {next.backoff ?? '—'}
       </span>
+      <span role="cell" className={`c-outcome${row.state === 'expired' ? ' warn' : ''}`} title={outcomeOf(row)}>
+        {outcomeOf(row)}
+      </span>
+      <span role="cell" className="c-settle">
+        {formatSettleTime(settleTimeOf(row))}
+      </span>
       <span role="cell" className="c-error" title={row.lastError ?? undefined}>
         {row.lastError ?? ''}
       </span>
@@ -168,12 +176,22 @@ const Row = memo(function Row({ row, slot, now, index, selected, start, overdue 
   );
 });
 
+/** Downloads `text` as a file (a Blob URL; the page's CSP allows blob: downloads, and no other origin is asked). */
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
 function EmptyQueue({ filtered, total }: { filtered: boolean; total: number }) {
   const status = useStatus().data;
   if (filtered)
     return (
       <p className="empty">
-        No wagers match this filter ({total.toLocaleString('en-US')} in the list): pick "All" in "Filter by state" to see them.
+        No wagers match this filter ({total.toLocaleString('en-US')} in the list): pick "All" in "Filter by state" and clear "Search by address" to see them.
       </p>
     );
   const demo = status?.demo;
@@ -200,11 +218,11 @@ export function Queue() {
   const overdueList = health?.overdue;
   const overdue = useMemo(() => new Set((overdueList ?? []).map((entry) => entry.wager)), [overdueList]);
   const now = useNow();
-  const { filter, order, selected, setFilter, sortBy } = useUi();
+  const { filter, order, selected, search, setFilter, setSearch, sortBy } = useUi();
   const index = queue.data;
   // The previous view lets a batch that only changed rows in place skip the sort (see queueView).
   const previousView = useRef<QueueView | null>(null);
-  const view = useMemo(() => (index ? queueView(previousView.current, index, filter, order) : null), [index, filter, order]);
+  const view = useMemo(() => (index ? queueView(previousView.current, index, filter, order, search) : null), [index, filter, order, search]);
   useEffect(() => {
     previousView.current = view;
   }, [view]);
@@ -228,6 +246,20 @@ export function Queue() {
               ))}
             </select>
           </label>
+          <label>
+            Search by address{' '}
+            <input
+              type="search"
+              aria-label="Search by address"
+              placeholder="wager, paytable or transaction"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              spellCheck={false}
+            />
+          </label>
+          <button type="button" onClick={() => download(`wager-queue-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`, queueCsv(rows))} title="Downloads the rows shown (this filter, search and order) as CSV">
+            Export CSV
+          </button>
           <span className="count">
             {rows.length.toLocaleString('en-US')} {rows.length === 1 ? 'wager' : 'wagers'}
           </span>
@@ -277,7 +309,7 @@ export function Queue() {
                 Reading the queue…
               </p>
             )}
-            {index && rows.length === 0 && <EmptyQueue filtered={filter !== 'all'} total={counts.total} />}
+            {index && rows.length === 0 && <EmptyQueue filtered={filter !== 'all' || search.trim() !== ''} total={counts.total} />}
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
                 const row = rows[item.index]!;
