@@ -41,7 +41,9 @@ export function takeTokenFromLocation(): string | null {
   if (token) {
     query.delete('token');
     const rest = query.toString();
-    window.history.replaceState(null, '', `${pathname}${rest ? `?${rest}` : ''}#${route ?? '/overview'}`);
+    // A support link `?wager=ADDRESS#token=T` opens the Inspector on that wager.
+    const fallback = query.has('wager') ? '/inspector' : '/overview';
+    window.history.replaceState(null, '', `${pathname}${rest ? `?${rest}` : ''}#${route ?? fallback}`);
   }
   return token;
 }

@@ -2,20 +2,26 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { InspectionView } from '../../../src-main/operator/operator-interface';
-import { Address } from '../components/CopyButton';
+import { Address, CopyButton } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
+import { PaytableTable, RandomnessProof, WagerFacts, WagerSteps } from '../components/InspectionSections';
 import { explorerUrl, formatUsdc } from '../model/format';
+import { inspectorLink } from '../model/inspection-labels';
 import { timelineOf } from '../model/timeline';
-import { useBridge, useHealth, useStatus } from '../queries';
+import { useBridge, useHealth, useSlotPace, useStatus } from '../queries';
 
 /** `#/inspector?wager=X` or `?wager=X`: the address a link opens. */
 const wagerFromLocation = () =>
-  new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('wager') ?? new URLSearchParams(window.location.search).get('wager') ?? '';
+  new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('wager') ??
+  new URLSearchParams(window.location.search).get('wager') ??
+  '';
 
-/** Report fields that are USDC amounts (the shared inspection writes them as plain decimals). */
-const USDC_FIELDS = new Set(['stake', 'maxPayout', 'payout', 'payoutDue']);
-
-const SIGNATURE_FIELDS = ['requestSignature', 'settleSignature', 'expireSignature', 'claimSignature'] as const;
+const SIGNATURE_FIELDS = [
+  'requestSignature',
+  'settleSignature',
+  'expireSignature',
+  'claimSignature',
+] as const;
 const SIGNATURE_NAMES: Record<(typeof SIGNATURE_FIELDS)[number], string> = {
   requestSignature: 'request transaction',
   settleSignature: 'settle transaction',
@@ -30,23 +36,27 @@ function Outcome({ view }: { view: InspectionView }) {
     return (
       <p className="warn">
         Settled, payout parked in escrow:{' '}
-        {typeof report.parkedPayout === 'string' ? report.parkedPayout.replace(/^([\d.]+)/, '$1 USDC') : formatUsdc(record?.payout ?? null)}. The beneficiary&apos;s USDC account cannot receive now
-        (closed, frozen or not a USDC account): it must be made able to receive (reopened or thawed); the keeper then delivers the payout (claim_payout, retried
-        with a growing pause), or press Claim payout now once it can.
+        {typeof report.parkedPayout === 'string'
+          ? report.parkedPayout.replace(/^([\d.]+)/, '$1 USDC')
+          : formatUsdc(record?.payout ?? null)}
+        . The beneficiary&apos;s USDC account cannot receive now (closed, frozen or not a USDC account): it
+        must be made able to receive (reopened or thawed); the keeper then delivers the payout (claim_payout,
+        retried with a growing pause), or press Claim payout now once it can.
       </p>
     );
   if (ended?.startsWith('expired') || record?.state === 'expired')
     return (
       <p className="warn">
-        Expired: the randomness never came within 150 slots. The stake was forfeited to the pool (it stayed there); the wager&apos;s unspent prefund and its
-        account&apos;s rent went back to the payer.
+        Expired: the randomness never came within 150 slots. The stake was forfeited to the pool (it stayed
+        there); the wager&apos;s unspent prefund and its account&apos;s rent went back to the payer.
       </p>
     );
   if (ended === 'settled' || record?.state === 'settled')
     return (
       <p className="ok">
-        Settled: bucket {String(report.bucket ?? record?.bucket ?? '—')}, payout {typeof report.payout === 'string' ? `${report.payout} USDC` : formatUsdc(record?.payout ?? null)} to the
-        beneficiary.
+        Settled: bucket {String(report.bucket ?? record?.bucket ?? '—')}, payout{' '}
+        {typeof report.payout === 'string' ? `${report.payout} USDC` : formatUsdc(record?.payout ?? null)} to
+        the beneficiary.
       </p>
     );
   return <p>In progress: {String(report.status ?? record?.state ?? 'unknown')}.</p>;
@@ -57,6 +67,7 @@ function Result({ view }: { view: InspectionView }) {
   const client = useQueryClient();
   const status = useStatus().data;
   const slot = useHealth().data?.slot ?? null;
+  const pace = useSlotPace();
   const hand = useMutation({
     mutationFn: () => bridge.call('handToKeeper', { address: view.address }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['inspect', view.address] }),
@@ -74,10 +85,19 @@ function Result({ view }: { view: InspectionView }) {
   const timeline = timelineOf(view, slot);
   const cluster = status?.cluster?.name;
   const signatures = SIGNATURE_FIELDS.flatMap((field) => {
-    const value = view.record?.[field] ?? (field === 'settleSignature' ? view.report.settleSignature : field === 'expireSignature' ? view.report.expireSignature : undefined);
+    const value =
+      view.record?.[field] ??
+      (field === 'settleSignature'
+        ? view.report.settleSignature
+        : field === 'expireSignature'
+          ? view.report.expireSignature
+          : undefined);
     return typeof value === 'string' ? [[SIGNATURE_NAMES[field], value] as const] : [];
   });
   const open = typeof view.report.status === 'string';
+  const clock = { current: slot, msPerSlot: pace.ms };
+  // A closed wager's transactions are in its steps table; an open one's come from the keeper's record.
+  const hasSteps = typeof view.report.openSignature === 'string';
   return (
     <>
       <section className="panel" aria-labelledby="outcome-title">
@@ -88,73 +108,70 @@ function Result({ view }: { view: InspectionView }) {
             Hand to keeper
           </button>
         )}
-        {hand.error && <p role="alert" className="error">{hand.error.message}</p>}
+        {hand.error && (
+          <p role="alert" className="error">
+            {hand.error.message}
+          </p>
+        )}
         {view.report.status === 'PayoutPending' && (
           <button type="button" disabled={claim.isPending} onClick={() => claim.mutate()}>
             Claim payout now
           </button>
         )}
         {claim.data && <CrankResult result={claim.data} what="Claim payout" />}
-        {claim.error && <p role="alert" className="error">{claim.error.message}</p>}
+        {claim.error && (
+          <p role="alert" className="error">
+            {claim.error.message}
+          </p>
+        )}
       </section>
       <section className="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Slot timeline</h2>
         <ol className="timeline" aria-label="Slot timeline">
           {timeline.map((entry) => (
             <li key={entry.label} className={entry.state}>
-              <span className="slot">{entry.slot === null ? '—' : entry.slot.toLocaleString('en-US')}</span> {entry.label}
+              <span className="slot">{entry.slot === null ? '—' : entry.slot.toLocaleString('en-US')}</span>{' '}
+              {entry.label}
             </li>
           ))}
         </ol>
       </section>
-      <section className="panel wide" aria-labelledby="chain-title">
-        <h2 id="chain-title">On chain</h2>
-        <dl className="kv">
-          {Object.entries(view.report).map(([key, value]) => (
-            <div key={key} className="kv-row">
-              <dt>{key}</dt>
-              <dd>
-                {typeof value === 'string' && value.length >= 32 && !value.includes(' ') ? (
-                  <Address value={value} label={`Copy ${key}`} full />
-                ) : typeof value === 'string' && USDC_FIELDS.has(key) ? (
-                  `${value} USDC`
-                ) : typeof value === 'number' ? (
-                  value.toLocaleString('en-US')
-                ) : (
-                  String(value)
-                )}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <RandomnessProof view={view} cluster={cluster} />
+      <PaytableTable view={view} cluster={cluster} />
+      <WagerSteps view={view} cluster={cluster} clock={clock} />
+      <WagerFacts view={view} cluster={cluster} clock={clock} />
       <section className="panel wide" aria-labelledby="tx-title">
         <h2 id="tx-title">Transactions and the keeper&apos;s record</h2>
         {view.record ? (
           <p>
             Keeper record: {view.record.state}
             {view.record.lastError ? `; last error: ${view.record.lastError}` : ''}
-            {view.record.nextAttemptAt > Date.now() ? `; next attempt at ${new Date(view.record.nextAttemptAt).toLocaleTimeString()}` : ''}.
+            {view.record.nextAttemptAt > Date.now()
+              ? `; next attempt at ${new Date(view.record.nextAttemptAt).toLocaleTimeString()}`
+              : ''}
+            .
           </p>
         ) : (
           <p className="muted">This keeper has no record of the wager.</p>
         )}
-        <ul>
-          {signatures.map(([name, signature]) => {
-            const url = explorerUrl(cluster, 'tx', signature);
-            return (
-              <li key={name}>
-                {name}: <Address value={signature} label={`Copy ${name}`} />
-                {url && (
-                  <a href={url} target="_blank" rel="noreferrer">
-                    {' '}
-                    open in Explorer
-                  </a>
-                )}
-              </li>
-            );
-          })}
-        </ul>
+        {!hasSteps && (
+          <ul>
+            {signatures.map(([name, signature]) => {
+              const url = explorerUrl(cluster, 'tx', signature);
+              return (
+                <li key={name}>
+                  {name}: <Address value={signature} label={`Copy ${name}`} />
+                  {url && (
+                    <a href={url} target="_blank" rel="noreferrer">
+                      {' '}
+                      open in Explorer
+                    </a>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
       </section>
     </>
   );
@@ -175,7 +192,11 @@ export function Inspector() {
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);
-  const inspection = useQuery({ queryKey: ['inspect', target], queryFn: () => bridge.call('inspect', { address: target }), enabled: target !== '' });
+  const inspection = useQuery({
+    queryKey: ['inspect', target],
+    queryFn: () => bridge.call('inspect', { address: target }),
+    enabled: target !== '',
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTarget(input.trim());
@@ -186,7 +207,13 @@ export function Inspector() {
         <h1 id="inspector-title">Inspector</h1>
         <form onSubmit={submit} className="form-grid">
           <label htmlFor="wager-address">Wager address</label>
-          <input id="wager-address" type="text" value={input} placeholder="paste a wager's address" onChange={(e) => setInput(e.target.value)} />
+          <input
+            id="wager-address"
+            type="text"
+            value={input}
+            placeholder="paste a wager's address"
+            onChange={(e) => setInput(e.target.value)}
+          />
           <span />
           <span>
             <button type="submit" className="primary" disabled={!input.trim()}>
@@ -194,6 +221,18 @@ export function Inspector() {
             </button>
           </span>
         </form>
+        {target !== '' && (
+          <p>
+            Link to this wager in the Inspector:{' '}
+            <code className="full-address">
+              {inspectorLink(window.location.origin, window.location.pathname, target)}
+            </code>{' '}
+            <CopyButton
+              text={inspectorLink(window.location.origin, window.location.pathname, target)}
+              label="Copy link"
+            />
+          </p>
+        )}
         {inspection.isFetching && <p aria-busy="true">Reading the chain…</p>}
         {inspection.error && (
           <div role="alert" className="error">
