@@ -4,7 +4,7 @@
  * (labels from model/inspection-labels.ts), every address copyable with an Explorer link on public clusters.
  */
 import type { ClusterName, InspectionView } from '../../../src-main/operator/operator-interface';
-import { explorerUrl, formatDuration, formatSol } from '../model/format';
+import { explorerUrl, formatDuration, formatSol, formatUsdc } from '../model/format';
 import {
   HEX_FIELDS,
   PROOF_FIELDS,
@@ -183,7 +183,11 @@ export function PaytableTable({
 }) {
   const table = view.paytable;
   if (!table) return null;
-  const stake = typeof view.report.stake === 'string' ? Number(view.report.stake) : null;
+  // The stake in USDC base units, exact: each row pays floor(stake × multiplier / 10 000), as the program does.
+  const stake =
+    typeof view.report.stake === 'string' && /^\d+(\.\d{1,6})?$/.test(view.report.stake)
+      ? BigInt(Math.round(Number(view.report.stake) * 1_000_000))
+      : null;
   return (
     <section className="panel" aria-labelledby="paytable-title">
       <h2 id="paytable-title">Paytable: {table.name}</h2>
@@ -212,14 +216,7 @@ export function PaytableTable({
               <td>{row.weight.toLocaleString('en-US')}</td>
               <td>{((row.weight / table.totalWeight) * 100).toFixed(2)} %</td>
               <td>{row.multiplierBps / 10_000}×</td>
-              {stake !== null && (
-                <td>
-                  {(
-                    Math.floor((Math.round(stake * 1_000_000) * row.multiplierBps) / 10_000) / 1_000_000
-                  ).toFixed(2)}{' '}
-                  USDC
-                </td>
-              )}
+              {stake !== null && <td>{formatUsdc(String((stake * BigInt(row.multiplierBps)) / 10_000n))}</td>}
               <td>{row.bucket === table.drawn ? 'drawn' : ''}</td>
             </tr>
           ))}
