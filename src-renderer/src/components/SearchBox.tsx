@@ -2,6 +2,7 @@
  * Support's search box, in the shell on every screen: any address (a user's wallet, token account, or a
  * wager) opens the search screen, which sends it where it belongs. "/" or Ctrl+K focuses it from anywhere.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { searchHash } from '../model/address-search';
 
@@ -10,6 +11,7 @@ const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 export function SearchBox() {
+  const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
   useEffect(() => {
@@ -26,7 +28,10 @@ export function SearchBox() {
   }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (text.trim() !== '') window.location.hash = searchHash(text);
+    if (text.trim() === '') return;
+    // The same search again reads the chain again (the hash does not change, so nothing else would).
+    if (window.location.hash === searchHash(text)) void client.invalidateQueries({ queryKey: ['searchAddress', text.trim()] });
+    else window.location.hash = searchHash(text);
   };
   return (
     <form role="search" className="search-box" onSubmit={submit}>
