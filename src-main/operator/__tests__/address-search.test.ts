@@ -83,6 +83,12 @@ describe("support's search", () => {
     expect(byAccount).toMatchObject({ kind: 'tokenAccount', owner: user.address });
     if (byAccount.kind === 'tokenAccount') expect(byAccount.wagers.map((w) => w.address)).toEqual(expect.arrayContaining([first, second, paid]));
 
+    // The app's key is the integrator (and payer) of every one of them, the user's and the others'.
+    const app = await searchAddress(rpc, contextOf(), parts.app.address);
+    if (app.kind !== 'wallet') throw new Error(`expected a wallet, got ${app.kind}`);
+    expect(app.wagers.find((w) => w.address === someoneElses)!.roles).toEqual(expect.arrayContaining(['integrator', 'payer']));
+    expect(app.wagers.find((w) => w.address === first)!.roles).toEqual(expect.arrayContaining(['integrator', 'payer']));
+
     // A wager, closed now, still goes to the Inspector; an open one too.
     expect(await searchAddress(rpc, contextOf(), first)).toEqual({ kind: 'wager', address: first });
     await bed.stopKeeper(keeper);
