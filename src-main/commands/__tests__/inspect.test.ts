@@ -30,7 +30,9 @@ describe('wager-keeper inspect', () => {
   it('explains an open wager in words, and refuses an address that is not a wager', async () => {
     const { wager } = (await cli('open', '--rpc', localnet.rpcUrl, '--paytable', 'dice', '--amount', '2.50')) as { wager: string };
     const report = await cli('inspect', wager, '--rpc', localnet.rpcUrl);
-    expect(report).toMatchObject({ wager, status: 'Open', paytable: 'dice', stake: '2.50', maxPayout: '14.70' });
+    expect(report).toMatchObject({ wager, status: 'Open', paytable: 'dice', stake: '2.50', maxPayout: '14.70', stakeOwner: localnet.manifest.devKeys.app.address, app: localnet.manifest.devKeys.app.address });
+    // The paytable's rows beside the report, as the Inspector shows them.
+    expect(report.paytableBuckets).toEqual(expect.arrayContaining([expect.objectContaining({ bucket: 0, weight: expect.any(Number), multiplierBps: expect.any(Number) })]));
     expect(Number(report.expirySlot) - Number(report.openSlot)).toBe(150);
 
     await expect(run(process.execPath, [bin, 'inspect', localnet.manifest.usdcMint, '--rpc', localnet.rpcUrl])).rejects.toMatchObject({
@@ -47,7 +49,8 @@ describe('wager-keeper inspect', () => {
     await resumeLocalOracle(localnet.rpcUrl);
     await waitFor(async () => (await cli('inspect', wager, '--rpc', localnet.rpcUrl)).randomness === 'fulfilled', 'fulfilment');
     const report = await cli('inspect', wager, '--rpc', localnet.rpcUrl);
-    expect(report).toMatchObject({ status: 'Requested', randomness: 'fulfilled', randomnessVerified: true });
+    expect(report).toMatchObject({ status: 'Requested', randomness: 'fulfilled', randomnessVerified: true, verdict: `Verified: signed by the oracle's fulfilment authority ${String(report.fulfilmentAuthority)}` });
+    expect(report.draw).toMatch(new RegExp(`so bucket ${String(report.drawnBucket)} is drawn`));
     expect([0, 1]).toContain(report.drawnBucket);
     expect(report.payoutDue).toBe(report.drawnBucket === 1 ? '1.96' : '0.00');
     // The seed and randomness it prints are what verify-randomness takes.
