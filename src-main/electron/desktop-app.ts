@@ -147,7 +147,7 @@ export function notifyOracleStalls(electron: Electron, service: DesktopService):
     const body =
       next === 'none'
         ? 'Fulfilments resumed: no request waits long any more.'
-        : `A randomness request has waited ${slots} slots. Wagers expire at open + 150 (stakes forfeited to the pool).${next === 'critical' ? ' The guardian should pause new wagers.' : ''}`;
+        : `A randomness request has waited ${slots} slots. Wagers expire at open + 150 (stakes forfeited to the pool).${next === 'critical' ? ' The guardian should pause new wagers: Oracle screen, New wagers (or the automatic guardian in Settings).' : ''}`;
     new electron.Notification({ title: next === 'none' ? 'Oracle recovered' : next === 'critical' ? 'Oracle stalled (critical)' : 'Oracle slow', body }).show();
   });
 }
