@@ -106,8 +106,7 @@ export function Liquidity() {
                     <th>Epoch</th>
                     <th>Amount</th>
                     <th>Status</th>
-                    <th>Claim will pay</th>
-                    <th />
+                    <th>Claim</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -115,7 +114,7 @@ export function Liquidity() {
                     <tr key={request.address}>
                       <td>{request.kind}</td>
                       <td>
-                        <code>{request.address}</code>
+                        <Address value={request.address} label="Copy request" />
                       </td>
                       <td>
                         <Address value={request.owner} label="Copy owner" />
@@ -123,8 +122,8 @@ export function Liquidity() {
                       <td>{request.epoch}</td>
                       <td>{request.kind === 'deposit' ? formatUsdc(request.amount) : formatShares(request.amount)}</td>
                       <td>{request.status}</td>
-                      <td>{request.preview ? describePreview(request.kind, request.preview) : '— (after the strike)'}</td>
-                      <td>
+                      <td className="wrap">
+                        {request.preview && <p>{describePreview(request.kind, request.preview)}</p>}
                         <ClaimButton request={request} pending={claim.isPending} onClaim={() => claim.mutate(request.address)} slotMs={pace.ms} measured={pace.measured} />
                       </td>
                     </tr>
@@ -186,10 +185,9 @@ function ClaimButton({ request, pending, onClaim, slotMs, measured }: { request:
         Claim
       </button>
       {why && (
-        <span id={id} className="muted">
-          {' '}
+        <p id={id} className="muted">
           {why}
-        </span>
+        </p>
       )}
     </>
   );
