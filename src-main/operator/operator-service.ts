@@ -321,7 +321,8 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       checkedAt: probe.checkedAt,
       runway: { lamportsPerCrank, cranks: Number(lamports / BigInt(lamportsPerCrank)), low: lamports < BigInt(LOW_BALANCE_LAMPORTS) },
       oracleWait: oracleWait(keeper?.records.byState(['requested']) ?? [], probe.slot),
-      overdue: keeper?.overdueRequests() ?? [],
+      // The keeper names refusals by code; people read the sentence.
+      overdue: (keeper?.overdueRequests() ?? []).map((entry) => ({ ...entry, lastError: entry.lastError === null ? null : explainCode(entry.lastError) })),
     };
   };
 
