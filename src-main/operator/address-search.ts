@@ -114,7 +114,13 @@ async function openWagersWith(rpc: Rpc<SolanaRpcApi>, program: Address, offset: 
  * The wagers of `keys` (a wallet and its USDC accounts, or one token account): open ones by memcmp, closed
  * ones from their histories, newest first. `wallet` is the key that signs an opening as stake owner.
  */
-export async function findWagersOf(rpc: Rpc<SolanaRpcApi>, context: SearchContext, keys: { wallet: string | null; tokenAccounts: string[] }) {
+export async function findWagersOf(
+  rpc: Rpc<SolanaRpcApi>,
+  context: SearchContext,
+  keys: { wallet: string | null; tokenAccounts: string[] },
+  /** Transactions' events already read in this search, by signature. */
+  cache = new Map<string, WagerProgramEvent[]>(),
+) {
   const { program } = context;
   type Found = { roles: Set<FoundWagerView['roles'][number]>; openSlot: bigint | null; stake: bigint | null; status: string | null; payout: bigint | null; bucket: number | null };
   const found = new Map<string, Found>();
@@ -145,7 +151,6 @@ export async function findWagersOf(rpc: Rpc<SolanaRpcApi>, context: SearchContex
     }
 
   // Closed (and open) wagers from the histories: each opening names its wager; settlements and expiries read on the way say how they ended.
-  const cache = new Map<string, WagerProgramEvent[]>();
   const ends = new Map<string, WagerProgramEvent>();
   let truncated = false;
   for (const key of [...(keys.wallet ? [keys.wallet] : []), ...keys.tokenAccounts]) {
@@ -229,11 +234,12 @@ export async function searchAddress(rpc: Rpc<SolanaRpcApi>, context: SearchConte
   const account = await readAccount(rpc, key);
   if (!account) {
     // Nothing here now: a closed wager (its opening is in its history), a wallet with no SOL left, or nothing.
-    const history = await historyEvents(rpc, key, context.program, new Map());
+    const cache = new Map<string, WagerProgramEvent[]>();
+    const history = await historyEvents(rpc, key, context.program, cache);
     if (history.events.some((event) => event.name === 'WagerOpened' && event.data.wager === input)) return { kind: 'wager', address: input };
     // A wallet holding no SOL is no account, yet it can own USDC accounts and have wagers.
     const usdc = await usdcAccountsOf(rpc, key, context.usdcMint);
-    const { wagers, truncated } = await findWagersOf(rpc, context, { wallet: input, tokenAccounts: usdc });
+    const { wagers, truncated } = await findWagersOf(rpc, context, { wallet: input, tokenAccounts: usdc }, cache);
     if (wagers.length > 0 || usdc.length > 0) return { kind: 'wallet', address: input, owner: null, searched: [input, ...usdc], wagers, note: truncated ? TRUNCATED_NOTE : null };
     return notOurs('nothingHere', 'an address with no account on this cluster and no wager of this service in its history (a typo, or another cluster?)');
   }
