@@ -9,13 +9,25 @@
 import { address, getBase64Encoder } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import {
-  keeperTestbed,
+  getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+} from '@solana-program/token';
+import {
+  alwaysPaysPaytable,
   freshBeneficiary,
+  keeperTestbed,
   openWager,
+  sendInstructions,
   waitFor,
 } from '../../keeper/__tests__/keeper-test-helpers';
 import { findNetworkStatePda, getNetworkStateDecoder } from '../../protocol/oracle';
-import { findConfigPda, getConfigDecoder } from '../../protocol/wager';
+import {
+  findConfigPda,
+  getClaimPayoutForWager,
+  getConfigDecoder,
+  getWagerDecoder,
+  WagerStatus,
+} from '../../protocol/wager';
 import { inspectWager } from '../wager-inspection';
 
 const bed = keeperTestbed({ prefix: 'inspection-test-' });
@@ -123,4 +135,62 @@ describe('inspecting a closed wager', () => {
     expect(report.expireFeeLamports).toBeGreaterThan(0);
     expect(paytable).toMatchObject({ name: 'coin-flip', drawn: null });
   }, 90_000);
+
+  it('rebuilds a payout parked in the escrow at settlement and delivered later by claim_payout', async () => {
+    const app = bed.parts.app;
+    const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+    const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, app);
+    const opened = await openWager(bed.rpc, bed.localnet, app, {
+      paytableAddress: paytable,
+      stake: 1_000_000n,
+      beneficiary: beneficiary.usdc,
+    });
+    // The beneficiary's account is closed before the keeper settles: the payout is parked.
+    await sendInstructions(bed.rpc, app, [
+      getCloseAccountInstruction({
+        account: beneficiary.usdc,
+        destination: app.address,
+        owner: beneficiary.owner,
+      }),
+    ]);
+    const { keeper } = await bed.keeper('parks');
+    const parked = await waitFor(
+      async () => {
+        const wager = await readAccount(opened.wager, (b) => getWagerDecoder().decode(b)).catch(() => null);
+        return wager?.status === WagerStatus.PayoutPending ? wager : undefined;
+      },
+      30_000,
+      'the parked payout',
+    );
+    await bed.stopKeeper(keeper);
+    // Someone else delivers it once the account can receive again.
+    await sendInstructions(bed.rpc, app, [
+      await getCreateAssociatedTokenIdempotentInstructionAsync({
+        payer: app,
+        mint: bed.parts.mint,
+        owner: beneficiary.owner.address,
+      }),
+      await getClaimPayoutForWager({
+        caller: app,
+        wagerAddress: opened.wager,
+        wager: parked,
+        programAddress: bed.parts.program,
+      }),
+    ]);
+    await waitFor(() => closed(opened.wager), 10_000, 'the claim');
+
+    const { report } = await inspect(opened.wager);
+    expect(report).toMatchObject({
+      ended: 'settled',
+      bucket: 0,
+      payoutTo: beneficiary.usdc,
+      payoutRoute: expect.stringMatching(
+        /^parked in the payout escrow at settlement .* then delivered by claim_payout$/,
+      ),
+      claimSignature: expect.any(String),
+      randomnessVerified: true,
+      drawnBucket: 0,
+    });
+    expect(report.claimSlot).toBeGreaterThanOrEqual(report.settleSlot as number);
+  });
 });
