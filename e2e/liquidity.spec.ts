@@ -82,11 +82,14 @@ test('strikes an epoch and claims a deposit from the Liquidity screen, each enab
 
     // After the close the simulated strike lands: enabled.
     await expect(strike).toBeEnabled({ timeout: 120_000 });
+    const shownEpoch = Number(/\d+/.exec((await page.getByRole('heading', { name: /Live epoch \d+/ }).textContent()) ?? '')![0]);
     await expect(page.locator('#strike-why')).toHaveText(/^It can be struck now \(the chain accepts the strike\); it pays [\d,]+ lamports\.$/);
     await strike.click();
     await expect(page.getByRole('status').filter({ hasText: /Strike landed: earned [\d,]+ lamports/ })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Copy Strike transaction' })).toBeVisible();
     await expect(row).toContainText('struck: claimable');
+    // A strike of the epoch a stale screen still shows is answered "already struck", and nothing is sent.
+    expect(await call('strikeEpoch', { epoch: shownEpoch })).toEqual({ outcome: 'lost', error: 'alreadyStruck', sentence: `Already struck: epoch ${shownEpoch} was struck meanwhile; the live epoch is now ${shownEpoch + 1}.` });
 
     // Before the claim: what it will pay, at the struck price, and the fees.
     await expect(row).toContainText(/Mints [\d,.]+ shares \(worth 2[45]\.\d+ USDC at [\d.]+ USDC per share\); fee: the claimer earns [\d,]+ lamports and pays 5,000 lamports for the transaction\./);
