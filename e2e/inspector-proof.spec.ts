@@ -37,9 +37,7 @@ test('proves a settled wager from a support link: verdict, randomness, what it w
   await expect(page.getByText(`so bucket ${String(inspected.bucket)} is drawn`, { exact: false })).toBeVisible();
 
   // What it was opened with, rebuilt from its transactions (its account is closed).
-  const facts = page.getByRole('definition');
   const fact = (label: string) => page.locator('.kv-row').filter({ has: page.getByRole('term').filter({ hasText: new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`) }) }).locator('dd');
-  await expect(facts.first()).toBeVisible();
   await expect(fact('Stake')).toHaveText('2.50 USDC');
   await expect(fact('Paytable')).toHaveText('dice');
   await expect(fact('Beneficiary (USDC account)')).toContainText(opened.beneficiary);
@@ -53,6 +51,10 @@ test('proves a settled wager from a support link: verdict, randomness, what it w
   expect(labels.length).toBeGreaterThan(10);
   expect(labels.filter((label) => /\b[a-z]+[A-Z][a-zA-Z]*\b/.test(label))).toEqual([]);
   await attachScreenshot(page, testInfo, 'inspector-proof');
+  await page.getByRole('table', { name: 'Steps' }).scrollIntoViewIfNeeded();
+  await attachScreenshot(page, testInfo, 'inspector-proof-steps');
+  await page.getByRole('heading', { name: 'The wager, rebuilt from its transactions' }).scrollIntoViewIfNeeded();
+  await attachScreenshot(page, testInfo, 'inspector-proof-wager');
 
   // "Copy link" gives the #/inspector?wager= form, and that form (with this run's token) opens the wager too.
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();

@@ -28,16 +28,19 @@ export function ChainAddress({
   label,
   kind,
   cluster,
+  short = false,
 }: {
   value: string;
   label: string;
   kind: 'tx' | 'address';
   cluster: ClusterName | null | undefined;
+  /** Shortened in tables (the full text is in its title and copy button). */
+  short?: boolean;
 }) {
   const url = explorerUrl(cluster, kind, value);
   return (
     <span className="address">
-      <Address value={value} label={`Copy ${label.toLowerCase()}`} full />
+      <Address value={value} label={`Copy ${label.toLowerCase()}`} full={!short} />
       {url && (
         <a href={url} target="_blank" rel="noreferrer">
           open in Explorer
@@ -244,59 +247,68 @@ export function WagerSteps({
   return (
     <section className="panel wide" aria-labelledby="steps-title">
       <h2 id="steps-title">Steps, crankers and fees</h2>
-      <table className="plain" aria-label="Steps">
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Slot</th>
-            <th scope="col">Transaction</th>
-            <th scope="col">Sent by (fee payer)</th>
-            <th scope="col">Fee earned</th>
-          </tr>
-        </thead>
-        <tbody>
-          {steps.map(({ step, label, fee }) => {
-            const slot = report[`${step}Slot`];
-            const signature = report[`${step}Signature`];
-            const cranker = report[`${step}Cranker`] ?? (step === 'open' ? report.payer : undefined);
-            const lamports = fee ? report[fee] : undefined;
-            return (
-              <tr key={step}>
-                <th scope="row">{label}</th>
-                <td>{typeof slot === 'number' ? <SlotText slot={slot} clock={clock} /> : '—'}</td>
-                <td>
-                  {typeof signature === 'string' ? (
-                    <ChainAddress
-                      value={signature}
-                      label={`${step} transaction`}
-                      kind="tx"
-                      cluster={cluster}
-                    />
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  {typeof cranker === 'string' ? (
-                    <ChainAddress value={cranker} label={`${step} sender`} kind="address" cluster={cluster} />
-                  ) : step === 'fulfil' ? (
-                    'the oracle'
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  {typeof lamports === 'number'
-                    ? formatSol(lamports)
-                    : step === 'claim'
-                      ? 'none (claim_payout pays no fee)'
-                      : '—'}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="scroll-x">
+        <table className="plain" aria-label="Steps">
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Slot</th>
+              <th scope="col">Transaction</th>
+              <th scope="col">Sent by (fee payer)</th>
+              <th scope="col">Fee earned</th>
+            </tr>
+          </thead>
+          <tbody>
+            {steps.map(({ step, label, fee }) => {
+              const slot = report[`${step}Slot`];
+              const signature = report[`${step}Signature`];
+              const cranker = report[`${step}Cranker`] ?? (step === 'open' ? report.payer : undefined);
+              const lamports = fee ? report[fee] : undefined;
+              return (
+                <tr key={step}>
+                  <th scope="row">{label}</th>
+                  <td>{typeof slot === 'number' ? <SlotText slot={slot} clock={clock} /> : '—'}</td>
+                  <td>
+                    {typeof signature === 'string' ? (
+                      <ChainAddress
+                        value={signature}
+                        label={`${step} transaction`}
+                        kind="tx"
+                        cluster={cluster}
+                        short
+                      />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    {typeof cranker === 'string' ? (
+                      <ChainAddress
+                        value={cranker}
+                        label={`${step} sender`}
+                        kind="address"
+                        cluster={cluster}
+                        short
+                      />
+                    ) : step === 'fulfil' ? (
+                      'the oracle'
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    {typeof lamports === 'number'
+                      ? formatSol(lamports)
+                      : step === 'claim'
+                        ? 'none (claim_payout pays no fee)'
+                        : '—'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
