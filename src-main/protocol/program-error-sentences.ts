@@ -115,14 +115,22 @@ export function explainCustomError(program: string | undefined, code: number, pr
   return { code: name, sentence: sentenceForCode(name) ?? `The program ${program ?? '(unknown)'} refused with its error ${code}: see that program's documentation.` };
 }
 
+/** The runtime's own refusals of a whole transaction (no program ran), by the RPC's error name. */
+const TRANSACTION_ERROR_SENTENCES: Readonly<Record<string, string>> = {
+  AccountNotFound: 'The fee payer holds no SOL on this cluster: fund its address, then retry.',
+  InsufficientFundsForFee: 'The fee payer cannot pay the transaction fee: add SOL to its address, then retry.',
+  BlockhashNotFound: 'The transaction\'s blockhash is too old or unknown to this cluster: retry (a fresh one is fetched).',
+};
+
 /** A failed transaction's refusal: its stable code and the sentence (the runtime's message as both when no program raised it). */
-export function explainRefusal(failure: { customCode?: number; failingProgram?: string; message: string }, programs: ErrorNamingPrograms): RefusalExplained {
-  if (failure.customCode === undefined) return { code: refusalName(failure, programs), sentence: failure.message };
-  return explainCustomError(failure.failingProgram, failure.customCode, programs);
+export function explainRefusal(failure: { customCode?: number; failingProgram?: string; message: string; err?: unknown }, programs: ErrorNamingPrograms): RefusalExplained {
+  if (failure.customCode !== undefined) return explainCustomError(failure.failingProgram, failure.customCode, programs);
+  const known = typeof failure.err === 'string' ? TRANSACTION_ERROR_SENTENCES[failure.err] : undefined;
+  return known ? { code: failure.err as string, sentence: known } : { code: refusalName(failure, programs), sentence: failure.message };
 }
 
 /** One line for a CLI error or a log: `epochNotClosed. The epoch has not closed yet: strike it after its close slot.` */
-export function refusalLine(failure: { customCode?: number; failingProgram?: string; message: string }, programs: ErrorNamingPrograms): string {
+export function refusalLine(failure: { customCode?: number; failingProgram?: string; message: string; err?: unknown }, programs: ErrorNamingPrograms): string {
   const { code, sentence } = explainRefusal(failure, programs);
   return code === sentence ? code : `${code}. ${sentence}`;
 }

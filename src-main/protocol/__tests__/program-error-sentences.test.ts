@@ -43,5 +43,9 @@ describe('program error sentences', () => {
     expect(refusalLine({ customCode: 6036, failingProgram: programs.wager, message: '' }, programs)).toBe('epochNotClosed. The epoch has not closed yet: strike it after its close slot.');
     expect(explainCustomError('Other111111111111111111111111111111111111111', 7, programs).code).toBe('Other111111111111111111111111111111111111111 custom error 7');
     expect(refusalLine({ message: 'blockhash not found' }, programs)).toBe('blockhash not found');
+    // A transaction no program ran: the runtime's reason, in words.
+    expect(refusalLine({ message: 'simulation failed: "AccountNotFound"', err: 'AccountNotFound' }, programs)).toBe(
+      'AccountNotFound. The fee payer holds no SOL on this cluster: fund its address, then retry.',
+    );
   });
 });
