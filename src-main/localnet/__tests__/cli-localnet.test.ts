@@ -233,7 +233,8 @@ describe('wager-keeper localnet', () => {
   it('`open` with a stake the pool cannot back says why: the program refuses it with perWagerCap (exit 1)', () => {
     const tooBig = cli('open', '--rpc', ready.rpcUrl, '--paytable', 'coin-flip', '--amount', '99999');
     expect(tooBig.code).toBe(1);
-    expect(tooBig.stderr).toMatch(/the wager was not opened: perWagerCap/);
+    // The code for scripts, then the sentence with the next step for people, on one line.
+    expect(tooBig.stderr).toMatch(/the wager was not opened: perWagerCap\. The wager's largest payout is more than the pool may risk on one wager now: try a smaller stake/);
   });
 
   it('`wager-keeper oracle stall|status|resume` stalls and resumes the running oracle, printing one JSON line each', () => {
