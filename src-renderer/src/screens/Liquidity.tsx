@@ -56,13 +56,18 @@ export function Liquidity() {
           </section>
           <section className="panel" aria-labelledby="epoch-title">
             <h2 id="epoch-title">Live epoch {data.epoch.epoch}</h2>
-            <p>
-              Closes at slot {formatSlot(data.epoch.closeSlot)} (now {formatSlot(data.epoch.currentSlot)})
-              {data.epoch.closeSlot >= data.epoch.currentSlot
-                ? `, in about ${formatDuration((data.epoch.closeSlot - data.epoch.currentSlot + 1) * pace.ms)}${pace.measured ? '' : ' at 400 ms per slot'}`
-                : ''}
-              .
-            </p>
+            {/* The close and its time are said once: in the refusal's "when" while the strike waits for it. */}
+            {data.epoch.strike.when?.kind === 'close' ? (
+              <p>Now at slot {formatSlot(data.epoch.currentSlot)}.</p>
+            ) : (
+              <p>
+                Closes at slot {formatSlot(data.epoch.closeSlot)} (now {formatSlot(data.epoch.currentSlot)})
+                {data.epoch.closeSlot >= data.epoch.currentSlot
+                  ? `, in about ${formatDuration((data.epoch.closeSlot - data.epoch.currentSlot + 1) * pace.ms)}${pace.measured ? '' : ' at 400 ms per slot'}`
+                  : ''}
+                .
+              </p>
+            )}
             <p id="strike-why">
               {strikeWhy === null
                 ? `It can be struck now (the chain accepts the strike); it pays ${data.epoch.strikeFeeLamports > 0 ? formatLamports(data.epoch.strikeFeeLamports) : 'no fee (the epoch had no requests)'}.`
