@@ -28,6 +28,7 @@ import {
   getWagerDecoder,
   WagerStatus,
 } from '../../protocol/wager';
+import { proveRandomness } from '../randomness-proof';
 import { inspectWager } from '../wager-inspection';
 
 const bed = keeperTestbed({ prefix: 'inspection-test-' });
@@ -111,6 +112,24 @@ describe('inspecting a closed wager', () => {
     );
     expect(paytable).toMatchObject({ name: 'dice', drawn: report.bucket });
     expect(paytable!.rows.length).toBeGreaterThan(1);
+
+    // Randomness that is not the authority's signature over the seed claimed (here: one byte of the seed changed) does not verify.
+    const tampered = Uint8Array.from(Buffer.from(String(report.seed), 'hex'));
+    tampered[0] = tampered[0]! ^ 1;
+    const proof = await proveRandomness(bed.rpc, {
+      seed: tampered,
+      oracleRequest: address(String(report.oracleRequest)),
+      oracleProgram: config.oracleProgram,
+      paytable: null,
+      stake: 2_500_000n,
+      verifyFlags: '',
+    });
+    expect(proof).toMatchObject({
+      randomnessVerified: false,
+      fulfilmentAuthority: null,
+      verdict: expect.stringMatching(/^Does not verify: /),
+      draw: null,
+    });
   });
 
   it('rebuilds an expired wager: the cranker and fee of its expiry, and randomness that never came', async () => {
