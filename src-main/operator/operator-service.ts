@@ -33,7 +33,7 @@ import { fetchPaytableNames } from './paytable-names';
 import { inspectWager } from './wager-inspection';
 import { searchAddress } from './address-search';
 import { balanceAfterClaim, claimInstruction, readLiquidity, simulatorFor, strikeInstruction, type LiquidityContext } from './liquidity-view';
-import { explainCode } from '../protocol/program-error-sentences';
+import { explainCode, lastErrorInWords } from '../protocol/program-error-sentences';
 import { keypairFromBytes, generateKeypairWithBytes, readKeypairFile, readKeypairFileBytes } from '../secrets/keypair-bytes';
 import { loadKeeperKey, readKeeperKeyAddress, storeKeeperKey, KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
@@ -281,7 +281,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
     payoutPending: record.payoutPending,
     attempts: record.attempts,
     nextAttemptAt: record.nextAttemptAt,
-    lastError: record.lastError,
+    lastError: record.lastError === null ? null : lastErrorInWords(record.lastError),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   });
@@ -322,7 +322,7 @@ export function createOperatorService(options: OperatorServiceOptions): Operator
       runway: { lamportsPerCrank, cranks: Number(lamports / BigInt(lamportsPerCrank)), low: lamports < BigInt(LOW_BALANCE_LAMPORTS) },
       oracleWait: oracleWait(keeper?.records.byState(['requested']) ?? [], probe.slot),
       // The keeper names refusals by code; people read the sentence.
-      overdue: (keeper?.overdueRequests() ?? []).map((entry) => ({ ...entry, lastError: entry.lastError === null ? null : explainCode(entry.lastError) })),
+      overdue: (keeper?.overdueRequests() ?? []).map((entry) => ({ ...entry, lastError: entry.lastError === null ? null : lastErrorInWords(entry.lastError) })),
     };
   };
 

@@ -109,6 +109,21 @@ export function sentenceForCode(code: string): string | undefined {
 /** A code in words: its sentence when known, else the code itself (a runtime message is already words). */
 export const explainCode = (code: string): string => sentenceForCode(code) ?? code;
 
+/**
+ * A keeper record's `lastError` in words: `request: invalidWagerAddress` becomes `request: <its sentence>`;
+ * a text with no known code (an RPC failure, already words) is kept as it is.
+ * @example lastErrorInWords('strike_epoch: epochNotClosed') // 'strike_epoch: The epoch has not closed yet: …'
+ */
+export function lastErrorInWords(lastError: string): string {
+  const match = /^([a-z_]+): ([\s\S]*)$/.exec(lastError);
+  const step = match?.[1];
+  const rest = match ? match[2]! : lastError;
+  const code = /^(oracle [A-Za-z]+|[A-Za-z]+)/.exec(rest)?.[1];
+  const sentence = code ? sentenceForCode(code) : undefined;
+  if (!sentence) return lastError;
+  return step ? `${step}: ${sentence}` : sentence;
+}
+
 /** A program's custom error named and explained. */
 export function explainCustomError(program: string | undefined, code: number, programs: ErrorNamingPrograms): RefusalExplained {
   const name = customErrorName(program, code, programs);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as oracleErrors from '../generated/oracle/errors/oracle';
 import * as wagerErrors from '../generated/wager/errors/wager';
-import { ORACLE_ERROR_SENTENCES, WAGER_ERROR_SENTENCES, explainCustomError, refusalLine } from '../program-error-sentences';
+import { ORACLE_ERROR_SENTENCES, WAGER_ERROR_SENTENCES, explainCustomError, lastErrorInWords, refusalLine } from '../program-error-sentences';
 import { oracleErrorName, wagerErrorName } from '../program-errors';
 
 /** The generated `<PREFIX>NAME = code` constants: every code the IDL (and errors.h) lists. */
@@ -47,5 +47,14 @@ describe('program error sentences', () => {
     expect(refusalLine({ message: 'simulation failed: "AccountNotFound"', err: 'AccountNotFound' }, programs)).toBe(
       'AccountNotFound. The fee payer holds no SOL on this cluster: fund its address, then retry.',
     );
+  });
+});
+
+describe("a keeper record's last error, as the Queue and the Overview show it", () => {
+  it('puts the sentence in place of a program error code, and keeps words and unknown texts as they are', () => {
+    expect(lastErrorInWords('request: invalidWagerAddress')).toBe(`request: ${WAGER_ERROR_SENTENCES.invalidWagerAddress}`);
+    expect(lastErrorInWords("request: oracle insufficientFunds (the oracle's fee rose since the open; topping up)")).toBe(`request: ${ORACLE_ERROR_SENTENCES.insufficientFunds}`);
+    expect(lastErrorInWords('settle: HTTP error (500): Internal Server Error')).toBe('settle: HTTP error (500): Internal Server Error');
+    expect(lastErrorInWords('closed; how it ended is not in the RPC history yet')).toBe('closed; how it ended is not in the RPC history yet');
   });
 });
