@@ -41,3 +41,4 @@ console.table({
   request_v2: summary(requestUnits),
   'fulfill (the Ed25519 precompile instruction beside it charges no CU)': summary(fulfilUnits),
 });
+console.log(JSON.stringify({ samples, programBytes: (await readProgramBytes('oracle')).length, request_v2: summary(requestUnits), fulfill: summary(fulfilUnits) }));

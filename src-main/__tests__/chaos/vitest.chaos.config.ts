@@ -1,0 +1,20 @@
+/**
+ * `npm run test:chaos`: the chaos runs (src-main/__tests__/chaos/*.chaos.ts), one file at a time (each
+ * drives a whole localnet and keeper processes on a 2-core machine). Not part of the plain `vitest run`
+ * (its include is `*.test.ts`); `npm test` runs them after Playwright.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: join(import.meta.dirname, '../../..'),
+    include: ['src-main/__tests__/chaos/*.chaos.ts'],
+    env: { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-chaos-config-')) },
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 120_000,
+  },
+});
