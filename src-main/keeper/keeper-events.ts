@@ -2,7 +2,7 @@
 import type { EarningsEntry, CrankStep } from '../store/earnings-ledger';
 import type { WagerRecord } from '../store/wager-records';
 import type { HealthRecord } from './keeper-service';
-import type { OverdueWager } from './keeper';
+import type { OverdueWager } from './overdue';
 
 export interface OracleLatency {
   wager: string;

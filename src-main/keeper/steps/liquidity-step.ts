@@ -1,7 +1,8 @@
 /**
- * The liquidity side of the loop (spec 4.4, step 5): strike the live epoch once it may be struck (paid
- * when a request prefunded its fee, struck anyway otherwise so requests can resume), then claim struck deposit and withdraw requests for their owners. Each step
- * pays its caller; a claim whose owner has no token account to receive into is left for later.
+ * Spec 4.4, step 5, the liquidity side of the loop: `strike_epoch` once the live epoch may be struck (paid
+ * when a request prefunded its fee, struck anyway otherwise so requests can resume), then `claim_deposit`
+ * and `claim_withdraw` for struck requests' owners. Each step pays its caller; a claim whose owner has no
+ * token account to receive into is left for later. Runs beside the wagers' pass, every few seconds.
  */
 import { getBase64Encoder, type Address, type Base64EncodedBytes, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
@@ -17,9 +18,12 @@ import {
   getWithdrawRequestDiscriminatorBytes,
   type Config,
   type Pool,
-} from '../protocol/wager';
-import type { CrankStep } from '../store/earnings-ledger';
-import { fetchAccounts } from './chain-view';
+} from '../../protocol/wager';
+import type { CrankStep } from '../../store/earnings-ledger';
+import { fetchAccounts } from '../chain-view';
+import type { KeeperContext } from '../keeper-context';
+import type { SendPath } from '../send-path';
+import type { KeeperSetup } from '../setup';
 
 export interface LiquidityCrankerOptions {
   rpc: Rpc<SolanaRpcApi>;
@@ -110,6 +114,42 @@ export function createLiquidityCranker(options: LiquidityCrankerOptions): Liquid
       if (!pool) return;
       await strike(slot, pool);
       await claims(pool);
+    },
+  };
+}
+
+/** Epochs last hundreds of slots, so a pass every few seconds is soon enough (and spares the RPC a pool read per slot). */
+const LIQUIDITY_PASS_INTERVAL_MS = 3_000;
+
+export interface LiquidityStep {
+  /** Starts a pass beside the wagers' pass when it is time (never holds it up; not while paused). */
+  maybeRun(slot: bigint): void;
+  /** Resolves when the pass in flight (if any) ended. */
+  idle(): Promise<void>;
+}
+
+export function createLiquidityStep(ctx: KeeperContext, setup: KeeperSetup, sendPath: SendPath): LiquidityStep {
+  const cranker = createLiquidityCranker({
+    rpc: ctx.rpc,
+    program: ctx.program,
+    signer: ctx.signer,
+    config: () => setup.config(),
+    send: (step, subject, instructions) => sendPath.crank(step, subject, instructions),
+    now: ctx.now,
+  });
+  let running: Promise<void> | undefined;
+  let lastPass = 0;
+  return {
+    maybeRun(slot) {
+      if (ctx.paused || running || ctx.now() - lastPass < LIQUIDITY_PASS_INTERVAL_MS) return;
+      lastPass = ctx.now();
+      running = cranker
+        .pass(slot)
+        .catch((error: Error) => ctx.log?.warn({ error: error.message }, 'liquidity pass failed'))
+        .finally(() => (running = undefined));
+    },
+    async idle() {
+      await running;
     },
   };
 }
