@@ -1,6 +1,6 @@
 /**
  * How soon the console is usable: from `wager-keeper serve`'s ready line to the keeper's address on screen
- * in Debian's Chromium (the issue's target: within 2 s). Each run is a fresh `serve` (real CLI, embedded
+ * in Debian's Chromium (target: within 1 s; issue 18). Each run is a fresh `serve` (real CLI, embedded
  * localnet) and a fresh page; the browser is launched once before (its own start-up is printed apart).
  * Prints JSON; asserts nothing. `npm run bench:console-ready [-- runs]` (default 5). Needs `npm run build`.
  */
@@ -22,8 +22,13 @@ const browser = await chromium.launch({
   args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 const browserLaunchMs = performance.now() - launchStarted;
+// A person opens the console URL as a new tab of a browser already running; the browser's own profile
+// (a context here) is part of its start-up, printed with it, not of the console's.
+const contextStarted = performance.now();
+const context = await browser.newContext();
+const contextMs = performance.now() - contextStarted;
 
-const results: { readyLineMs: number; addressOnScreenMs: number }[] = [];
+const results: { readyLineMs: number; addressOnScreenMs: number; newTabMs: number; statusLineMs: number }[] = [];
 try {
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
@@ -38,10 +43,14 @@ try {
         child.once('exit', () => reject(new Error('serve exited before its ready line')));
       });
       const readyAt = performance.now();
-      const page = await browser.newPage();
-      await page.goto(ready.console);
+      const page = await context.newPage();
+      const newTabMs = performance.now() - readyAt;
+      await page.goto(ready.console, { waitUntil: 'commit' });
+      // The shell (navigation and status line) first, then the keeper's address from the first status.
+      await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'visible', timeout: 30_000 });
+      const statusLineMs = performance.now() - readyAt;
       await page.getByText(ready.keeper).first().waitFor({ state: 'visible', timeout: 30_000 });
-      results.push({ readyLineMs: readyAt - started, addressOnScreenMs: performance.now() - readyAt });
+      results.push({ readyLineMs: readyAt - started, addressOnScreenMs: performance.now() - readyAt, newTabMs, statusLineMs });
       await page.close();
     } finally {
       child.kill('SIGTERM');
@@ -59,13 +68,16 @@ console.log(
       bench: 'console-ready',
       runs,
       browserLaunchMs: Math.round(browserLaunchMs),
+      browserContextMs: Math.round(contextMs),
+      newTabMs: { median: Math.round(quantile(results.map((r) => r.newTabMs), 0.5)) },
+      shellOnScreenAfterReadyLineMs: { median: Math.round(quantile(results.map((r) => r.statusLineMs), 0.5)) },
       readyLineMs: { median: Math.round(quantile(results.map((r) => r.readyLineMs), 0.5)) },
       keeperAddressOnScreenAfterReadyLineMs: {
         min: Math.round(Math.min(...onScreen)),
         median: Math.round(quantile(onScreen, 0.5)),
         max: Math.round(Math.max(...onScreen)),
       },
-      targetMs: 2000,
+      targetMs: 1000,
     },
     null,
     2,

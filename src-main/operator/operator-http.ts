@@ -8,7 +8,6 @@
  * read it), and never logs the token. Every error is JSON `{ error }`.
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { existsSync } from 'node:fs';
@@ -16,6 +15,7 @@ import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isChainReadError } from '../api/chain-read-error';
+import { createConsoleFiles } from './console-files';
 import { OPERATOR_HTTP, OPERATOR_METHODS, type OperatorApi, type OperatorEvent, type OperatorMethod } from './operator-interface';
 
 export interface OperatorHttpOptions {
@@ -97,14 +97,12 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
   });
-  app.get(
-    '/console/*',
-    serveStatic({
-      root: options.uiDirectory,
-      rewriteRequestPath: (path) => path.slice(OPERATOR_HTTP.consolePath.length - 1) || '/',
-      index: 'index.html',
-    }),
-  );
+  const consoleFiles = createConsoleFiles(options.uiDirectory);
+  app.get('/console/*', (c) => {
+    const file = consoleFiles.read(c.req.path.slice(OPERATOR_HTTP.consolePath.length - 1));
+    if (!file) return fail(c, 404, 'not found');
+    return c.body(file.body, 200, file.headers);
+  });
 
   // ---- the operator API
   app.use('/operator/*', async (c, next) => {

@@ -1,20 +1,24 @@
 /** The frame: navigation, the status line (always visible), and the current screen. */
-import type { ReactNode } from 'react';
+import { Suspense, lazy, type ReactNode } from 'react';
 import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
 import { SearchBox } from './components/SearchBox';
 import { clusterLabel, formatAge } from './model/format';
 import { useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
-import { Faucet } from './screens/Faucet';
-import { Inspector } from './screens/Inspector';
-import { Liquidity } from './screens/Liquidity';
-import { Oracle } from './screens/Oracle';
 import { Overview } from './screens/Overview';
-import { Queue } from './screens/Queue';
-import { Search } from './screens/Search';
-import { Settings } from './screens/Settings';
 import { useUi, type Screen } from './ui-store';
+
+// Overview is the first screen and comes with the first bundle; every other screen (and recharts with
+// Oracle and Liquidity) is its own chunk, read when first opened, so the status line and the keeper
+// appear without waiting for code nobody looks at yet.
+const Queue = lazy(() => import('./screens/Queue').then((module) => ({ default: module.Queue })));
+const Inspector = lazy(() => import('./screens/Inspector').then((module) => ({ default: module.Inspector })));
+const Oracle = lazy(() => import('./screens/Oracle').then((module) => ({ default: module.Oracle })));
+const Liquidity = lazy(() => import('./screens/Liquidity').then((module) => ({ default: module.Liquidity })));
+const Faucet = lazy(() => import('./screens/Faucet').then((module) => ({ default: module.Faucet })));
+const Settings = lazy(() => import('./screens/Settings').then((module) => ({ default: module.Settings })));
+const Search = lazy(() => import('./screens/Search').then((module) => ({ default: module.Search })));
 
 const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'overview', label: 'Overview' },
@@ -145,7 +149,15 @@ export function App() {
         <main>
           <StallBanner />
           <CoreProblem />
-          {screens[screen]}
+          <Suspense
+            fallback={
+              <p className="muted" role="status">
+                Opening {NAV.find((item) => item.screen === screen)?.label ?? 'the screen'}…
+              </p>
+            }
+          >
+            {screens[screen]}
+          </Suspense>
         </main>
       </div>
     </div>

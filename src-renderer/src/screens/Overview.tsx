@@ -1,13 +1,15 @@
 /** Overview, for crankers: is the keeper running, does it earn, does its balance last, what is it doing. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Suspense, lazy, useState } from 'react';
 import type { EarningsTotals } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { GoTo } from '../components/GoTo';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
 import { describeRunway, formatAge, formatDuration, formatLamports, formatSol, formatSolExact, lowBalanceAdvice } from '../model/format';
 import { useBridge, useEarnings, useHealth, useNow, useOverview, useStatus } from '../queries';
+
+// recharts is read only when there is something to draw (see EarningsChart).
+const EarningsChart = lazy(() => import('../components/EarningsChart'));
 
 function KeeperCard() {
   const status = useStatus().data;
@@ -144,25 +146,9 @@ function Earnings() {
         {series.length === 0 ? (
           <p className="muted">No cranks in the last {range.words} yet: the running total of net earnings appears here as the keeper lands cranks.</p>
         ) : (
-          <ResponsiveContainer width="100%" height={220}>
-            <AreaChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 16 }}>
-              <CartesianGrid stroke="#252d38" />
-              <XAxis dataKey="at" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={tick} stroke="#8a96a8" fontSize={12} />
-              <YAxis
-                tickFormatter={(sol: number) => sol.toPrecision(3)}
-                stroke="#8a96a8"
-                fontSize={12}
-                width={70}
-                label={{ value: 'net SOL', angle: -90, position: 'insideLeft', fill: '#8a96a8', fontSize: 12 }}
-              />
-              <Tooltip
-                labelFormatter={(ms) => new Date(Number(ms)).toLocaleString()}
-                formatter={(value) => [`${Number(value).toFixed(9)} SOL`, 'net earnings so far']}
-                contentStyle={{ background: '#161b22', border: '1px solid #2a3340' }}
-              />
-              <Area type="stepAfter" dataKey="netSol" stroke="#3fb950" fill="#3fb95033" isAnimationActive={false} />
-            </AreaChart>
-          </ResponsiveContainer>
+          <Suspense fallback={<p className="muted">Drawing the chart…</p>}>
+            <EarningsChart points={points} tick={tick} />
+          </Suspense>
         )}
       </div>
     </section>
