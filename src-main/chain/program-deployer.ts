@@ -12,6 +12,8 @@
  */
 import type { Address, Instruction, KeyPairSigner, Rpc, SolanaRpcApi } from '@solana/kit';
 import { getCreateAccountInstruction } from '@solana-program/system';
+import { refusalLine } from '../protocol/program-error-sentences';
+import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import { TransactionFailedError, type TransactionSender } from './transaction-sender';
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
@@ -265,11 +267,13 @@ function reasonFromLogs(logs: readonly string[]): string | undefined {
  * Sends one step's transaction; a refusal becomes an error naming the step and the reason from the logs
  * (`upgrade failed: simulation failed: {...} (Program was deployed in this slot already)`).
  */
-export async function sendStep(sender: TransactionSender, label: string, instructions: readonly Instruction[]) {
+export async function sendStep(sender: TransactionSender, label: string, instructions: readonly Instruction[], programs?: ErrorNamingPrograms) {
   try {
     return await sender.send(instructions);
   } catch (error) {
     if (!(error instanceof TransactionFailedError)) throw error;
+    // A refusal of the service's own programs is said in words, with its next step (one mapping for every surface).
+    if (programs && error.customCode !== undefined) throw new Error(`${label} failed: ${refusalLine(error, programs)}`, { cause: error });
     const reason = reasonFromLogs(error.logs);
     throw new Error(`${label} failed: ${error.message}${reason ? ` (${reason})` : ''}`, { cause: error });
   }

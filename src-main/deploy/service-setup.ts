@@ -18,6 +18,7 @@ import {
   getTokenSize,
 } from '@solana-program/token';
 import { sendStep, type PlannedTransaction } from '../chain/program-deployer';
+import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import type { TransactionSender } from '../chain/transaction-sender';
 import {
   getConfigDecoder,
@@ -254,11 +255,11 @@ export interface ServiceSetupExecution {
 }
 
 /** Sends one step per call (sendStep) and counts the transactions sent, for the plan's tally. */
-function countingStepSender(sender: Parameters<typeof sendStep>[0]) {
+function countingStepSender(sender: Parameters<typeof sendStep>[0], programs: ErrorNamingPrograms) {
   let transactions = 0;
   return {
     send: async (label: string, ...instructions: Instruction[]) => {
-      const sent = await sendStep(sender, label, instructions);
+      const sent = await sendStep(sender, label, instructions, programs);
       transactions++;
       return sent;
     },
@@ -272,7 +273,7 @@ export async function executeServiceSetup(input: ServiceSetupInput, plan: Servic
   const { rpc, sender, deployer } = execution;
   const { addresses } = input;
   const progress = execution.onProgress ?? (() => undefined);
-  const steps = countingStepSender(sender);
+  const steps = countingStepSender(sender, { wager: addresses.program, oracle: input.oracleProgram });
   const send = steps.send;
 
   if (plan.mint === 'create') {
@@ -323,7 +324,7 @@ async function seedPoolLiquidity(input: ServiceSetupInput, execution: ServiceSet
   const { rpc, sender, deployer } = execution;
   const { addresses } = input;
   const progress = execution.onProgress ?? (() => undefined);
-  const steps = countingStepSender(sender);
+  const steps = countingStepSender(sender, { wager: addresses.program, oracle: input.oracleProgram });
   const send = steps.send;
   const pool = async () => {
     const read = await readPool(rpc, addresses);
