@@ -2,7 +2,8 @@
  * Paid wagers through the x402 gateway, end to end on the localnet: each caller request from the first
  * POST (402) to the 201, as @x402/fetch does it (402, pay, paid retry). Sequential first (p50/p99 of one
  * caller), then `concurrency` callers at once (paid requests per second). Every RPC call the gateway makes
- * (its own, its facilitator's, its confirmer's) goes through a counting HTTP proxy: calls per paid wager.
+ * (its own, its facilitator's, its confirmer's) goes through counting proxies: JSON-RPC over HTTP, and every
+ * request over the WebSocket (subscribe, unsubscribe): calls per paid wager count both.
  * The keeper handoff is a no-op here (the localnet's wagers are not settled; only the gateway is measured).
  * Prints JSON; asserts nothing. `npm run bench:gateway [-- requests concurrency]` (default 40 4).
  */
@@ -10,6 +11,7 @@ import { createSolanaRpc, generateKeyPairSigner, type Address, type KeyPairSigne
 import { getCreateAssociatedTokenIdempotentInstructionAsync, getTransferCheckedInstruction, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { createServer, request as httpRequest } from 'node:http';
+import { WebSocket, WebSocketServer } from 'ws';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,10 +52,35 @@ const proxy = createServer((incoming, outgoing) => {
 await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
+// The counting proxy in front of its WebSocket: each request the gateway sends (subscribe, unsubscribe) counts.
+const wsProxy = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+wsProxy.on('connection', (client) => {
+  const upstreamSocket = new WebSocket(localnet.wsUrl);
+  const pending: string[] = [];
+  upstreamSocket.on('open', () => pending.splice(0).forEach((message) => upstreamSocket.send(message)));
+  upstreamSocket.on('message', (data) => client.send(data.toString()));
+  upstreamSocket.on('close', () => client.close());
+  client.on('message', (data) => {
+    const text = data.toString();
+    try {
+      const { method } = JSON.parse(text) as { method: string };
+      calls[`ws:${method}`] = (calls[`ws:${method}`] ?? 0) + 1;
+    } catch {
+      /* not JSON: forwarded as is */
+    }
+    if (upstreamSocket.readyState === WebSocket.OPEN) upstreamSocket.send(text);
+    else pending.push(text);
+  });
+  client.on('close', () => upstreamSocket.close());
+});
+await new Promise<void>((resolve) => wsProxy.once('listening', resolve));
+const wsProxyUrl = `ws://127.0.0.1:${(wsProxy.address() as AddressInfo).port}`;
+
 const gatewayKey = await generateKeyPairSigner();
 await fundLocalGateway(localnet.rpcUrl, localnet.manifest, gatewayKey);
 const served = await serveGateway({
   rpcUrl: proxyUrl,
+  wsUrl: wsProxyUrl,
   signer: gatewayKey,
   dbPath: join(mkdtempSync(join(tmpdir(), 'wk-bench-gateway-')), 'gateway.db'),
   deployment: localnet.manifest,
@@ -110,6 +137,7 @@ const parallelCount = Math.ceil(requests / concurrency) * concurrency;
 confirmer.stop();
 await served.stop();
 proxy.close();
+wsProxy.close();
 await localnet.stop();
 const sorted = [...sequential].sort((a, b) => a - b);
 const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
@@ -121,6 +149,7 @@ console.log(
       slotMs: 100,
       sequential: { requests, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(sorted.at(-1)!) },
       concurrent: { callers: concurrency, requests: parallelCount, seconds: Number(parallelSeconds.toFixed(2)), paidPerSecond: Number((parallelCount / parallelSeconds).toFixed(1)) },
+      // HTTP JSON-RPC calls and WebSocket requests ("ws:" methods) together.
       rpcCallsPerPaidWager: Number((total / requests).toFixed(1)),
       rpcCallsByMethod: Object.fromEntries(Object.entries(sequentialCalls).map(([method, n]) => [method, Number((n / requests).toFixed(2))])),
     },

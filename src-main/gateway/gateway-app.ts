@@ -7,11 +7,12 @@ import type { Address } from '@solana/kit';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import type { HTTPRequestContext, x402HTTPResourceServer } from '@x402/core/server';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import { OrderRefusal, parseWagerOrder, type GatewayLimits, type OfferedPaytable, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
-import { MIN_GATEWAY_LAMPORTS, nonceOfProof, proofIdOf, type WagerPurchase } from './wager-purchase';
+import { MIN_GATEWAY_LAMPORTS, nonceOfProof, proofIdOf, type OpenPlan, type WagerPurchase } from './wager-purchase';
 import type { OrderAdapter } from './x402-seller';
 
 /** Where the gateway hands the wagers it opened (its keeper: in this process, or another's /v1). */
@@ -34,6 +35,9 @@ export interface GatewayAppOptions {
   log?: Logger;
 }
 
+/** A wager order is a few hundred bytes: a body over this is refused (413) before it is read to its end. */
+export const GATEWAY_MAX_BODY_BYTES = 16 * 1024;
+
 const fail = (c: Context, status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   c.json({ error, ...extra }, status as 400, headers);
 
@@ -55,6 +59,8 @@ const paymentView = (record: PaymentRecord) => ({
 export function createGatewayApp(options: GatewayAppOptions): Hono {
   const { seller, purchase, records, offered, limits, log } = options;
   const app = new Hono();
+  // A declared Content-Length over the limit is refused before any of the body is read; a chunked body once it passes the limit.
+  app.use('*', bodyLimit({ maxSize: GATEWAY_MAX_BODY_BYTES, onError: (c) => fail(c, 413, `body too large: a wager order is at most ${GATEWAY_MAX_BODY_BYTES} bytes of JSON`) }));
 
   app.post('/wager', async (c) => {
     let body: unknown;
@@ -65,6 +71,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
     }
     const paymentHeader = c.req.header('payment-signature') ?? c.req.header('x-payment');
     let order: WagerOrder;
+    let plan: OpenPlan;
     try {
       order = parseWagerOrder(body, offered, limits);
       if (paymentHeader) {
@@ -78,7 +85,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
         if (used) return fail(c, 409, `this payment was already used, for wager ${used.wager}: a new wager needs a new payment`, { wager: used.wager });
       }
       // Refuse before payment (and again before settling a paid retry: the pool may have changed since the 402).
-      await purchase.check(order);
+      plan = await purchase.check(order);
     } catch (error) {
       if (error instanceof OrderRefusal) return fail(c, error.status, error.message, error.extra);
       throw error;
@@ -138,7 +145,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
     // Fault injection for the crash test (docs/gateway.md): die between the payment and the wager, as a power cut would.
     if (process.env.WAGER_KEEPER_GATEWAY_FAULT === 'crash-after-payment') process.kill(process.pid, 'SIGKILL');
     try {
-      record = await purchase.finish(record, order, { justRecorded: true });
+      record = await purchase.finish(record, order, { justRecorded: true, plan });
     } catch (error) {
       log?.warn({ wager: record.wager, error: (error as Error).message }, 'wager not opened yet; retried in the background');
       return fail(c, 503, `your payment ${record.settlement} is recorded, but the wager could not be opened yet (${(error as Error).message}); the gateway retries: GET /wager/${record.wager}`, {

@@ -4,8 +4,8 @@
  * account exists (callers pay into it), builds the x402 seller and the HTTP app, and finishes payments a
  * crash left half done, at start and then every few seconds until none is left.
  */
-import { address, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
-import { createChainRpc } from '../chain/rpc-connection';
+import { address, createSolanaRpcSubscriptions, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
+import { createChainRpc, defaultWebSocketUrl } from '../chain/rpc-connection';
 import { getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -21,14 +21,19 @@ import { encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder 
 import { createGatewayApp, type KeeperHandoff } from './gateway-app';
 import type { GatewayLimits, OfferedPaytable } from './gateway-order';
 import { openPaymentRecords, type PaymentRecord } from './payment-records';
+import { createSubscribedConfirmer } from './subscribed-confirmer';
 import { createWagerPurchase } from './wager-purchase';
 import { createX402Seller } from './x402-seller';
 
 /** How often payments a crash (or an unreachable RPC) left unfinished are retried. */
 const RECOVERY_INTERVAL_MS = 5_000;
+/** How long the start waits for the confirmation subscription before it serves anyway (polling meanwhile). */
+const SUBSCRIBE_WAIT_MS = 3_000;
 
 export interface GatewayOptions {
   rpcUrl: string;
+  /** The cluster's WebSocket (signature subscriptions confirm the gateway's transactions); default: the RPC's host, port + 1. */
+  wsUrl?: string;
   signer: KeyPairSigner;
   /** The gateway's SQLite file of payments. */
   dbPath: string;
@@ -96,23 +101,27 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   const records = openPaymentRecords(options.dbPath);
-  const confirmer = createSignatureConfirmer(rpc);
+  // Subscriptions confirm; the poller steps in only if the WebSocket fails or stays silent.
+  const confirmer = createSubscribedConfirmer(createSolanaRpcSubscriptions(options.wsUrl ?? defaultWebSocketUrl(options.rpcUrl)), signer.address, createSignatureConfirmer(rpc));
   const sender = createTransactionSender({ rpc, confirmer, payer: signer });
+  // Subscribed before the first payment (or given up for now: polling until the WebSocket answers).
+  await Promise.race([confirmer.ready, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   const purchase = createWagerPurchase(
-    { rpc, sender, signer, program, usdcMint: config.usdcMint, oracleNetworkState, programs: { wager: program, oracle: oracleProgram } },
+    { rpc, sender, confirmer, signer, program, usdcMint: config.usdcMint, oracleNetworkState, programs: { wager: program, oracle: oracleProgram } },
     records,
   );
   // Callers pay into the gateway's USDC account: it must exist before the first 402 is answered.
   if (!(await purchase.balances()).usdcAccountExists)
     await sender.send([await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer, mint: config.usdcMint, owner: signer.address })]);
-  const seller = await createX402Seller({ rpcUrl: options.rpcUrl, network, signer, usdcMint: config.usdcMint });
+  const seller = await createX402Seller({ rpc, confirmer, network, signer, usdcMint: config.usdcMint });
   const app = createGatewayApp({ address: signer.address, network, usdcMint: config.usdcMint, offered, limits: options.limits, seller, purchase, records, keeper: options.keeper, log });
 
   let finishing: Promise<PaymentRecord[]> | undefined;
   const finishUnfinished = () =>
     (finishing ??= (async () => {
       const done: PaymentRecord[] = [];
-      for (const record of records.unfinished()) {
+      // A payment whose request is opening its wager right now is that request's to finish.
+      for (const record of records.unfinished().filter((r) => !purchase.isOpening(r.proof))) {
         const [paytable] = await findPaytablePda({ name: encodePaytableName(record.paytable) }, { programAddress: program });
         const order = { paytable: offered.get(record.paytable) ?? { name: record.paytable, address: paytable, buckets: [] }, stake: BigInt(record.stake), beneficiary: address(record.beneficiary) };
         try {
@@ -128,7 +137,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     })().finally(() => (finishing = undefined)));
 
   await finishUnfinished();
-  const retry = setInterval(() => void (records.unfinished().length > 0 && finishUnfinished()), RECOVERY_INTERVAL_MS);
+  const retry = setInterval(() => void (records.unfinished().some((r) => !purchase.isOpening(r.proof)) && finishUnfinished()), RECOVERY_INTERVAL_MS);
   retry.unref();
 
   return {

@@ -5,24 +5,50 @@
  *
  * Exactly once: the wager of a payment is the PDA of (gateway, nonce), and the nonce comes from the
  * payment proof's hash. So a retry after a crash opens the same wager or finds it opened, never a second.
+ *
+ * Few RPC calls on the paid path: the check is one simulation that also returns the gateway's accounts and
+ * the beneficiary's as the open would leave them (working capital, what the beneficiary is) and a fresh
+ * blockhash; the open right after the payment reuses that simulation (units, blockhash) and the send's
+ * preflight. What a beneficiary is (a wallet or a USDC token account) is remembered; a failed simulation
+ * re-reads everything it assumed before it answers.
  */
 import { createHash } from 'node:crypto';
-import { getBase64Encoder, type Address, type Instruction, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import {
+  appendTransactionMessageInstructions,
+  blockhash,
+  compileTransaction,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Address,
+  type Base64EncodedDataResponse,
+  type Instruction,
+  type KeyPairSigner,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
+import { COMPUTE_BUDGET_PROGRAM_ADDRESS, getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
   TOKEN_PROGRAM_ADDRESS,
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstructionAsync,
   getTokenDecoder,
+  getTokenSize,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
-import { TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
-import { beneficiaryAccount } from '../chain/usdc-beneficiary';
+import { SIMULATION_UNIT_LIMIT, TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
 import { explainRefusal, refusalLine } from '../protocol/program-error-sentences';
 import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import { findWagerPda, getOpenWagerForApp } from '../protocol/wager';
 import { USDC_DECIMALS, formatUsdcAmount } from '../protocol/usdc-amount';
 import { OrderRefusal, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
+import { PreparedSendFailed, sendPrepared, type Simulated } from './prepared-send';
+import type { SubscribedConfirmer } from './subscribed-confirmer';
 
 /** SOL the gateway keeps to fund a wager: its prefund, the wager's and fee account's rent, fees (documented in docs/gateway.md). */
 export const MIN_GATEWAY_LAMPORTS = 20_000_000n;
@@ -30,6 +56,8 @@ export const MIN_GATEWAY_LAMPORTS = 20_000_000n;
 export interface GatewayChain {
   rpc: Rpc<SolanaRpcApi>;
   sender: TransactionSender;
+  /** Confirms the opens sent right after a payment (by subscription). */
+  confirmer: SubscribedConfirmer;
   signer: KeyPairSigner;
   program: Address;
   usdcMint: Address;
@@ -51,38 +79,83 @@ export interface Balances {
   usdcAccountExists: boolean;
 }
 
+/** Where a wager pays out: a USDC token account, and the instructions creating it (a wallet's associated account). */
+export interface Beneficiary {
+  account: Address;
+  create: Instruction[];
+}
+
+/** What the check of an order found, for opening it right after the payment without asking the chain again. */
+export interface OpenPlan {
+  beneficiary: Beneficiary;
+  simulated: Simulated;
+}
+
 export interface WagerPurchase {
   balances(): Promise<Balances>;
-  /** Refuses (OrderRefusal) what cannot be opened now: no working capital (503), or open_wager refused (409). */
-  check(order: WagerOrder): Promise<void>;
+  /** Refuses (OrderRefusal) what cannot be opened now: no working capital (503), a bad beneficiary (400), open_wager refused (409). */
+  check(order: WagerOrder): Promise<OpenPlan>;
   /** The wager address a payment with this proof opens. */
   wagerFor(proof: string): Promise<Address>;
+  /** True while this payment's wager is being opened (the background retry leaves it alone). */
+  isOpening(proof: string): boolean;
   /**
    * Brings a recorded payment to its end: its wager opened (or found opened), or when it can no longer be
    * opened, the payment refunded to its payer. Throws only when the chain cannot be reached (retry later).
+   * `plan`: the check of this request, a moment ago (the open then costs one call and a subscription).
    */
-  finish(record: PaymentRecord, order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, options?: { justRecorded?: boolean }): Promise<PaymentRecord>;
+  finish(record: PaymentRecord, order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, options?: { justRecorded?: boolean; plan?: OpenPlan }): Promise<PaymentRecord>;
 }
+
+/** Beneficiaries remembered (a wallet stays a wallet; a token account stays one until closed, which a failed simulation notices). */
+const REMEMBERED_BENEFICIARIES = 10_000;
+
+type AccountView = { owner: Address; lamports: bigint; data: Base64EncodedDataResponse } | null;
+
+/** What `open --beneficiary ADDRESS` makes of an address (src-main/chain/usdc-beneficiary.ts), from its account as read. */
+async function beneficiaryFrom(target: Address, account: AccountView, usdcMint: Address, payer: KeyPairSigner): Promise<Beneficiary> {
+  if (account && account.owner === TOKEN_PROGRAM_ADDRESS) {
+    const data = getBase64Encoder().encode(account.data[0]);
+    if (data.length !== getTokenSize()) throw new OrderRefusal(400, `bad beneficiary: ${target} is a token program account but not a token account (a mint?); give a wallet or a USDC token account`);
+    const { mint } = getTokenDecoder().decode(data);
+    if (mint !== usdcMint) throw new OrderRefusal(400, `bad beneficiary: ${target} is a token account of mint ${mint}, not of this cluster's USDC (${usdcMint})`);
+    return { account: target, create: [] };
+  }
+  if (account && account.owner !== SYSTEM_PROGRAM_ADDRESS)
+    throw new OrderRefusal(400, `bad beneficiary: ${target} is an account of program ${account.owner}: give a wallet or a USDC token account`);
+  const [ata] = await findAssociatedTokenPda({ mint: usdcMint, owner: target, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  return { account: ata, create: [await getCreateAssociatedTokenIdempotentInstructionAsync({ payer, mint: usdcMint, owner: target })] };
+}
+
+const tokenAmount = (account: AccountView) => (account ? getTokenDecoder().decode(getBase64Encoder().encode(account.data[0])).amount : 0n);
 
 export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords): WagerPurchase {
   const { rpc, signer, program, usdcMint } = chain;
   const usdcAccount = findAssociatedTokenPda({ mint: usdcMint, owner: signer.address, tokenProgram: TOKEN_PROGRAM_ADDRESS }).then(([ata]) => ata);
+  const remembered = new Map<Address, Beneficiary>();
+  const remember = (target: Address, beneficiary: Beneficiary) => {
+    remembered.delete(target);
+    remembered.set(target, beneficiary);
+    if (remembered.size > REMEMBERED_BENEFICIARIES) remembered.delete(remembered.keys().next().value!);
+  };
+  const opening = new Set<string>();
+  /** The last blockhash a simulation returned: a placeholder for the next (the RPC replaces it). */
+  let placeholder: Simulated['lifetime'] = { blockhash: blockhash('11111111111111111111111111111111'), lastValidBlockHeight: 0n };
 
-  const balances = async (): Promise<Balances> => {
+  /** The gateway's SOL, its USDC account and (optionally) one more account, in one call. */
+  const readAccounts = async (extra?: Address) => {
     const account = await usdcAccount;
-    const [{ value: lamports }, { value: token }] = await Promise.all([
-      rpc.getBalance(signer.address, { commitment: 'confirmed' }).send(),
-      rpc.getAccountInfo(account, { encoding: 'base64', commitment: 'confirmed' }).send(),
-    ]);
-    const usdc = token ? getTokenDecoder().decode(getBase64Encoder().encode(token.data[0])).amount : 0n;
-    return { lamports, usdc, usdcAccount: account, usdcAccountExists: token !== null };
+    const { value } = await rpc.getMultipleAccounts([signer.address, account, ...(extra ? [extra] : [])], { encoding: 'base64', commitment: 'confirmed' }).send();
+    return { account, wallet: value[0] as AccountView, token: value[1] as AccountView, extra: (value[2] ?? null) as AccountView };
   };
 
-  const openInstructions = async (order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, nonce: bigint): Promise<{ instructions: Instruction[]; wager: Address }> => {
-    const beneficiary = await beneficiaryAccount(rpc, order.beneficiary, usdcMint, signer).catch((error: Error) => {
-      throw new OrderRefusal(400, `bad beneficiary: ${error.message}`);
-    });
-    const { instruction, wager } = await getOpenWagerForApp({
+  const balances = async (): Promise<Balances> => {
+    const { account, wallet, token } = await readAccounts();
+    return { lamports: wallet?.lamports ?? 0n, usdc: tokenAmount(token), usdcAccount: account, usdcAccountExists: token !== null };
+  };
+
+  const openInstructions = async (order: Pick<WagerOrder, 'paytable' | 'stake'>, beneficiary: Beneficiary, nonce: bigint): Promise<Instruction[]> => {
+    const { instruction } = await getOpenWagerForApp({
       payer: signer,
       stakeOwner: signer,
       integratorAuthority: signer,
@@ -94,7 +167,42 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
       nonce,
       programAddress: program,
     });
-    return { instructions: [...beneficiary.create, instruction], wager };
+    return [...beneficiary.create, instruction];
+  };
+
+  /** Refuses (503) when the gateway cannot fund `stake`; `lamports` is what it holds (or would hold after the open). */
+  const refuseUnfunded = (lamports: bigint, usdc: bigint, stake: bigint, after: boolean) => {
+    if (lamports < MIN_GATEWAY_LAMPORTS)
+      throw new OrderRefusal(503, `the gateway cannot fund a wager now: it ${after ? 'would hold' : 'holds'} ${lamports} lamports${after ? ' after this one' : ''}, below ${MIN_GATEWAY_LAMPORTS}; try later (its operator must top it up)`);
+    if (usdc < stake)
+      throw new OrderRefusal(503, `the gateway cannot fund a wager now: it holds ${formatUsdcAmount(usdc)} USDC, less than the ${formatUsdcAmount(stake)} stake; try a smaller amount or later`);
+  };
+
+  /**
+   * One simulation of the open (any nonce: it asks "would the pool take this wager now?"), returning the
+   * gateway's SOL and USDC accounts and the beneficiary's as the open leaves them, and a fresh blockhash.
+   */
+  const simulateOpen = async (order: WagerOrder, beneficiary: Beneficiary) => {
+    const instructions = await openInstructions(order, beneficiary, BigInt(Date.now()));
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(signer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(placeholder, m),
+      (m) => appendTransactionMessageInstructions([getSetComputeUnitLimitInstruction({ units: SIMULATION_UNIT_LIMIT }), ...instructions], m),
+    );
+    const { value } = await rpc
+      .simulateTransaction(getBase64EncodedWireTransaction(compileTransaction(message)), {
+        encoding: 'base64',
+        sigVerify: false,
+        replaceRecentBlockhash: true,
+        commitment: 'confirmed',
+        accounts: { addresses: [signer.address, await usdcAccount, order.beneficiary], encoding: 'base64' },
+      })
+      .send();
+    if (value.err) throw new TransactionFailedError('simulation', value.err, value.logs ?? [], [COMPUTE_BUDGET_PROGRAM_ADDRESS, ...instructions.map((ix) => ix.programAddress)]);
+    placeholder = value.replacementBlockhash;
+    const [wallet, , target] = value.accounts as AccountView[];
+    return { lamportsAfter: wallet?.lamports ?? 0n, target: target ?? null, simulated: { unitsConsumed: value.unitsConsumed ?? 0n, lifetime: value.replacementBlockhash } };
   };
 
   const wagerFor = async (proof: string) => (await findWagerPda({ integratorAuthority: signer.address, nonce: nonceOfProof(proof) }, { programAddress: program }))[0];
@@ -116,48 +224,85 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
     return signature;
   };
 
+  /** Opens the wager: right after this request's check, with what it found; else (a retry) the usual way. */
+  const open = async (order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, nonce: bigint, plan?: OpenPlan) => {
+    if (plan) {
+      try {
+        return await sendPrepared({ rpc, confirmer: chain.confirmer, payer: signer }, await openInstructions(order, plan.beneficiary, nonce), plan.simulated);
+      } catch (error) {
+        if (!(error instanceof PreparedSendFailed)) throw error;
+        // Nothing landed (a node that lagged behind the blockhash, an expiry): the usual way, simulation first.
+      }
+    }
+    const { value } = await rpc.getAccountInfo(order.beneficiary, { encoding: 'base64', commitment: 'confirmed' }).send();
+    const beneficiary = await beneficiaryFrom(order.beneficiary, value, usdcMint, signer);
+    return chain.sender.send(await openInstructions(order, beneficiary, nonce));
+  };
+
   return {
     balances,
     wagerFor,
+    isOpening: (proof) => opening.has(proof),
     async check(order) {
-      const funds = await balances();
-      if (funds.lamports < MIN_GATEWAY_LAMPORTS)
-        throw new OrderRefusal(503, `the gateway cannot fund a wager now: it holds ${funds.lamports} lamports, below ${MIN_GATEWAY_LAMPORTS}; try later (its operator must top it up)`);
-      if (funds.usdc < order.stake)
-        throw new OrderRefusal(503, `the gateway cannot fund a wager now: it holds ${formatUsdcAmount(funds.usdc)} USDC, less than the ${formatUsdcAmount(order.stake)} stake; try a smaller amount or later`);
-      // Any nonce: the simulation asks "would the pool take this wager now?", not which wager it is.
-      const { instructions } = await openInstructions(order, BigInt(Date.now()));
-      try {
-        await chain.sender.simulate(instructions);
-      } catch (error) {
-        if (error instanceof TransactionFailedError) {
+      let beneficiary = remembered.get(order.beneficiary) ?? (await beneficiaryFrom(order.beneficiary, null, usdcMint, signer));
+      // At most twice: the second time with what the first showed the beneficiary to be.
+      for (let attempt = 0; ; attempt++) {
+        let outcome: Awaited<ReturnType<typeof simulateOpen>>;
+        try {
+          outcome = await simulateOpen(order, beneficiary);
+        } catch (error) {
+          if (!(error instanceof TransactionFailedError)) throw error;
+          // Refused: re-read what was assumed (funds, beneficiary) before saying why.
+          const fresh = await readAccounts(order.beneficiary);
+          refuseUnfunded(fresh.wallet?.lamports ?? 0n, tokenAmount(fresh.token), order.stake, false);
+          const actual = await beneficiaryFrom(order.beneficiary, fresh.extra, usdcMint, signer);
+          remember(order.beneficiary, actual);
+          if (actual.account !== beneficiary.account && attempt === 0) {
+            beneficiary = actual;
+            continue;
+          }
           // `code` stays the program's stable error name for scripts; the sentence is for people.
           const { code, sentence } = explainRefusal(error, chain.programs);
           throw new OrderRefusal(409, `open_wager would be refused: ${code}; no payment was taken. ${sentence}`, { code });
         }
-        throw error;
+        const actual = await beneficiaryFrom(order.beneficiary, outcome.target, usdcMint, signer);
+        remember(order.beneficiary, actual);
+        if (actual.account !== beneficiary.account) {
+          if (attempt > 0) throw new Error(`the beneficiary ${order.beneficiary} changed while it was checked; try again`);
+          beneficiary = actual;
+          continue;
+        }
+        // Its USDC covered the stake (the simulated open moved it); its SOL must stay above the floor.
+        refuseUnfunded(outcome.lamportsAfter, order.stake, order.stake, true);
+        return { beneficiary, simulated: outcome.simulated };
       }
     },
     async finish(record, order, options = {}) {
       if (record.state !== 'paid') return record;
       const wager = record.wager as Address;
-      // A payment recorded a moment ago (its proof is new: the record's key) has opened nothing yet; only a
-      // payment left unfinished may have had its wager opened before the crash.
-      if (!options.justRecorded && (await wagerExisted(wager))) return records.markOpened(record.proof, null);
+      opening.add(record.proof);
       try {
-        const { instructions } = await openInstructions(order, BigInt(record.nonce));
-        const { signature } = await chain.sender.send(instructions);
-        return records.markOpened(record.proof, signature);
-      } catch (error) {
-        const refused = error instanceof TransactionFailedError || error instanceof OrderRefusal;
-        if (!refused) {
-          records.noteError(record.proof, (error as Error).message);
-          throw error;
+        // A payment recorded a moment ago (its proof is new: the record's key) has opened nothing yet; only a
+        // payment left unfinished may have had its wager opened before the crash.
+        if (!options.justRecorded && (await wagerExisted(wager))) return records.markOpened(record.proof, null);
+        try {
+          const { signature } = await open(order, BigInt(record.nonce), options.plan);
+          return records.markOpened(record.proof, signature);
+        } catch (error) {
+          const refused = error instanceof TransactionFailedError || error instanceof OrderRefusal;
+          if (!refused) {
+            records.noteError(record.proof, (error as Error).message);
+            throw error;
+          }
+          // A stale plan (the beneficiary's account changed since the check) is forgotten, not kept.
+          remembered.delete(order.beneficiary);
+          // It may still have landed on a resend before the refusal came back: look once more.
+          if (await wagerExisted(wager)) return records.markOpened(record.proof, null);
+          const reason = error instanceof TransactionFailedError ? refusalLine(error, chain.programs) : error.message;
+          return records.markRefunded(record.proof, await refund(record), `the wager could not be opened: ${reason}`);
         }
-        // It may still have landed on a resend before the refusal came back: look once more.
-        if (await wagerExisted(wager)) return records.markOpened(record.proof, null);
-        const reason = error instanceof TransactionFailedError ? refusalLine(error, chain.programs) : error.message;
-        return records.markRefunded(record.proof, await refund(record), `the wager could not be opened: ${reason}`);
+      } finally {
+        opening.delete(record.proof);
       }
     },
   };

@@ -5,14 +5,21 @@
  * cluster's USDC, to the gateway's address). Payments settle before the wager is opened
  * (`extra.paymentFlow: "upfront"`), so a replayed proof fails at settlement and never reaches the opening.
  */
-import { createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
+import {
+  type Address,
+  type Base64EncodedWireTransaction,
+  type KeyPairSigner,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext } from '@x402/core/server';
 import type { Network } from '@x402/core/types';
-import { toFacilitatorSvmSigner } from '@x402/svm';
+import { toFacilitatorSvmSigner, TransactionOnchainFailureError, type FacilitatorSvmSigner } from '@x402/svm';
 import { registerExactSvmScheme as registerFacilitatorScheme } from '@x402/svm/exact/facilitator';
 import { ExactSvmScheme } from '@x402/svm/exact/server';
 import type { WagerOrder } from './gateway-order';
+import type { SubscribedConfirmer } from './subscribed-confirmer';
 
 export const WAGER_ROUTE = 'POST /wager';
 
@@ -22,7 +29,9 @@ export interface OrderAdapter extends HTTPAdapter {
 }
 
 export interface X402SellerOptions {
-  rpcUrl: string;
+  rpc: Rpc<SolanaRpcApi>;
+  /** Confirms the payment transactions (by subscription). */
+  confirmer: SubscribedConfirmer;
   network: Network;
   signer: KeyPairSigner;
   usdcMint: Address;
@@ -30,11 +39,38 @@ export interface X402SellerOptions {
   maxTimeoutSeconds?: number;
 }
 
+/** How long a payment may take to confirm before its settlement is reported pending (the library's own budget). */
+const PAYMENT_CONFIRM_MS = 30_000;
+
+/**
+ * The library's facilitator signer, with the chain side done as the gateway does it: no separate
+ * simulation of the payment (the send's preflight runs the same simulation, signatures checked too, and a
+ * failing payment is refused there without landing or costing a fee; the library still checks the
+ * transaction's layout, asset, amount, recipient and signatures first), and confirmation by subscription
+ * instead of polling.
+ */
+function gatewayFacilitatorSigner(options: X402SellerOptions): FacilitatorSvmSigner {
+  const { rpc, confirmer, network, signer } = options;
+  const library = toFacilitatorSvmSigner(signer, { [network]: rpc } as unknown as Parameters<typeof toFacilitatorSvmSigner>[1]);
+  return {
+    ...library,
+    simulateTransaction: async () => undefined,
+    sendTransaction: (transaction) => rpc.sendTransaction(transaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send(),
+    async confirmTransaction(signature) {
+      const deadline = Date.now() + PAYMENT_CONFIRM_MS;
+      const outcome = await confirmer.wait(signature as Parameters<SubscribedConfirmer['wait']>[0], () => Date.now() > deadline);
+      if (!outcome.landed) throw new Error(`the payment ${signature} was not confirmed within ${PAYMENT_CONFIRM_MS / 1000} s`);
+      if (outcome.err)
+        throw new TransactionOnchainFailureError(`Transaction failed onchain: ${JSON.stringify(outcome.err, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+    },
+  };
+}
+
 export async function createX402Seller(options: X402SellerOptions): Promise<x402HTTPResourceServer> {
   const { network, signer } = options;
   const facilitator = new x402Facilitator();
   registerFacilitatorScheme(facilitator, {
-    signer: toFacilitatorSvmSigner(signer, { [network]: createSolanaRpc(options.rpcUrl) } as Parameters<typeof toFacilitatorSvmSigner>[1]),
+    signer: gatewayFacilitatorSigner(options),
     networks: network,
   });
   // In process: no HTTP facilitator to reach (the gateway is its own facilitator, as the spike measured).

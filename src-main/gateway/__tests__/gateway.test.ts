@@ -17,6 +17,7 @@ import { x402Client } from '@x402/core/client';
 import type { Network, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { wrapFetchWithPayment } from '@x402/fetch';
+import { request as httpRequest } from 'node:http';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenPublicApi, type PublicApiServer } from '../../api/public-api';
 import { giveUsdc, keeperTestbed, sendInstructions, usdcAccountOf, waitFor } from '../../keeper/__tests__/keeper-test-helpers';
@@ -43,6 +44,7 @@ const fundUsdc = (owner: Address, amount: bigint) => giveUsdc(bed.rpc, bed.parts
 async function runGateway(options: { dbName?: string; fee?: bigint } = {}): Promise<{ gateway: Gateway; url: string }> {
   const gateway = await startGateway({
     rpcUrl: bed.localnet.rpcUrl,
+    wsUrl: bed.localnet.wsUrl,
     signer: gatewayKey,
     dbPath: bed.dir.path(options.dbName ?? 'gateway.db'),
     deployment: bed.localnet.manifest,
@@ -198,6 +200,42 @@ describe('the x402 gateway', () => {
     expect(afterRestart.status).toBe(409);
     expect(await afterRestart.json()).toMatchObject({ wager });
     expect(await usdcBalance(payer.usdc)).toBe(99n * USDC);
+  });
+
+  it('answers a body over 16 KiB with 413 and a JSON error, without reading it to its end', async () => {
+    const { url } = await runGateway();
+    // 2 MB announced, 64 KiB sent, the rest never: the answer comes anyway (the body is not read to its end).
+    const { hostname, port } = new URL(url);
+    const announced = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest({ host: hostname, port, path: '/wager', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body });
+          request.destroy();
+        });
+      });
+      request.on('error', reject);
+      request.write(Buffer.alloc(64 * 1024, 0x20));
+    });
+    expect(announced.status).toBe(413);
+    expect(JSON.parse(announced.body)).toEqual({ error: expect.stringMatching(/^body too large: a wager order is at most 16384 bytes/) });
+
+    // Without a Content-Length (chunked), the limit holds while reading.
+    const bytes = new TextEncoder().encode(`{"paytable":"coin-flip","amount":"1.00","beneficiary":"${' '.repeat(64 * 1024)}"}`);
+    const chunked = await fetch(`${url}/wager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.slice(i, i + 4096));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toEqual({ error: expect.stringMatching(/^body too large/) });
   });
 
   describe('a payment that is not what was asked is refused, and no wager is opened', () => {
