@@ -6,6 +6,12 @@
  * (`extra.paymentFlow: "upfront"`), so a replayed proof fails at settlement and never reaches the opening.
  */
 import {
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  isSolanaError,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   type Address,
   type Base64EncodedWireTransaction,
   type KeyPairSigner,
@@ -55,7 +61,17 @@ function gatewayFacilitatorSigner(options: X402SellerOptions): FacilitatorSvmSig
   return {
     ...library,
     simulateTransaction: async () => undefined,
-    sendTransaction: (transaction) => rpc.sendTransaction(transaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send(),
+    async sendTransaction(transaction) {
+      try {
+        return await rpc.sendTransaction(transaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+      } catch (error) {
+        // Refused by preflight: nothing was sent. Anything else (an answer lost, a retried send told "already
+        // processed") may have landed: its confirmation decides, or the money could move with no wager.
+        if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE) && !isSolanaError(error.cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED))
+          throw error;
+        return getSignatureFromTransaction(getTransactionDecoder().decode(getBase64Encoder().encode(transaction)));
+      }
+    },
     async confirmTransaction(signature) {
       const deadline = Date.now() + PAYMENT_CONFIRM_MS;
       const outcome = await confirmer.wait(signature as Parameters<SubscribedConfirmer['wait']>[0], () => Date.now() > deadline);
