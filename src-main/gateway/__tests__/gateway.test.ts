@@ -18,6 +18,7 @@ import type { Network, PaymentRequirements, SchemeNetworkClient } from '@x402/co
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenPublicApi, type PublicApiServer } from '../../api/public-api';
 import { giveUsdc, keeperTestbed, sendInstructions, usdcAccountOf, waitFor } from '../../keeper/__tests__/keeper-test-helpers';
@@ -41,10 +42,10 @@ async function usdcBalance(account: Address): Promise<bigint> {
 
 const fundUsdc = (owner: Address, amount: bigint) => giveUsdc(bed.rpc, bed.parts, owner, amount);
 
-async function runGateway(options: { dbName?: string; fee?: bigint } = {}): Promise<{ gateway: Gateway; url: string }> {
+async function runGateway(options: { dbName?: string; fee?: bigint; wsUrl?: string } = {}): Promise<{ gateway: Gateway; url: string }> {
   const gateway = await startGateway({
     rpcUrl: bed.localnet.rpcUrl,
-    wsUrl: bed.localnet.wsUrl,
+    wsUrl: options.wsUrl ?? bed.localnet.wsUrl,
     signer: gatewayKey,
     dbPath: bed.dir.path(options.dbName ?? 'gateway.db'),
     deployment: bed.localnet.manifest,
@@ -142,6 +143,20 @@ describe('the x402 gateway', () => {
     const stored = (await (await fetch(`${url}/wager/${wager}`)).json()) as { payment: Record<string, unknown>; keeper: Record<string, unknown> };
     expect(stored.payment).toMatchObject({ settlement: settlement.transaction, payer: payer.signer.address, amount: '2.50', state: 'opened', paytable: 'coin-flip' });
     expect(stored.keeper).toMatchObject({ state: 'settled' });
+  });
+
+  it('still confirms, by polling, when its WebSocket cannot be reached', async () => {
+    // A port that was free a moment ago: nothing answers there.
+    const probe = createNetServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const { url } = await runGateway({ wsUrl: `ws://127.0.0.1:${port}` });
+    const payer = await caller();
+    const response = await payer.pay(`${url}/wager`, order({ paytable: 'coin-flip', amount: '1.00', beneficiary: (await generateKeyPairSigner()).address }));
+    expect(response.status).toBe(201);
+    const { wager } = (await response.json()) as { wager: string };
+    expect(((await (await fetch(`${url}/wager/${wager}`)).json()) as { payment: { state: string } }).payment.state).toBe('opened');
   });
 
   it('refuses before payment, with no money moved: unknown paytable, bad amount, PerWagerCap, a paused config', async () => {
