@@ -24,20 +24,17 @@ import {
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   type Address,
-  type Base64EncodedDataResponse,
   type Instruction,
   type KeyPairSigner,
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
-import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
   TOKEN_PROGRAM_ADDRESS,
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstructionAsync,
   getTokenDecoder,
-  getTokenSize,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
 import { SIMULATION_UNIT_LIMIT, TransactionFailedError, type TransactionSender } from '../chain/transaction-sender';
@@ -45,6 +42,7 @@ import { explainRefusal, refusalLine } from '../protocol/program-error-sentences
 import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import { findWagerPda, getOpenWagerForApp } from '../protocol/wager';
 import { USDC_DECIMALS, formatUsdcAmount } from '../protocol/usdc-amount';
+import { beneficiaryFrom, type AccountView, type Beneficiary } from './beneficiary';
 import { OrderRefusal, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
 import { PreparedSendFailed, sendPrepared, type Simulated } from './prepared-send';
@@ -79,12 +77,6 @@ export interface Balances {
   usdcAccountExists: boolean;
 }
 
-/** Where a wager pays out: a USDC token account, and the instructions creating it (a wallet's associated account). */
-export interface Beneficiary {
-  account: Address;
-  create: Instruction[];
-}
-
 /** What the check of an order found, for opening it right after the payment without asking the chain again. */
 export interface OpenPlan {
   beneficiary: Beneficiary;
@@ -102,30 +94,13 @@ export interface WagerPurchase {
   /**
    * Brings a recorded payment to its end: its wager opened (or found opened), or when it can no longer be
    * opened, the payment refunded to its payer. Throws only when the chain cannot be reached (retry later).
-   * `plan`: the check of this request, a moment ago (the open then costs one call and a subscription).
+   * `plan`: the check of this request, a moment ago (the open then costs one call: its send).
    */
   finish(record: PaymentRecord, order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, options?: { justRecorded?: boolean; plan?: OpenPlan }): Promise<PaymentRecord>;
 }
 
 /** Beneficiaries remembered (a wallet stays a wallet; a token account stays one until closed, which a failed simulation notices). */
 const REMEMBERED_BENEFICIARIES = 10_000;
-
-type AccountView = { owner: Address; lamports: bigint; data: Base64EncodedDataResponse } | null;
-
-/** What `open --beneficiary ADDRESS` makes of an address (src-main/chain/usdc-beneficiary.ts), from its account as read. */
-async function beneficiaryFrom(target: Address, account: AccountView, usdcMint: Address, payer: KeyPairSigner): Promise<Beneficiary> {
-  if (account && account.owner === TOKEN_PROGRAM_ADDRESS) {
-    const data = getBase64Encoder().encode(account.data[0]);
-    if (data.length !== getTokenSize()) throw new OrderRefusal(400, `bad beneficiary: ${target} is a token program account but not a token account (a mint?); give a wallet or a USDC token account`);
-    const { mint } = getTokenDecoder().decode(data);
-    if (mint !== usdcMint) throw new OrderRefusal(400, `bad beneficiary: ${target} is a token account of mint ${mint}, not of this cluster's USDC (${usdcMint})`);
-    return { account: target, create: [] };
-  }
-  if (account && account.owner !== SYSTEM_PROGRAM_ADDRESS)
-    throw new OrderRefusal(400, `bad beneficiary: ${target} is an account of program ${account.owner}: give a wallet or a USDC token account`);
-  const [ata] = await findAssociatedTokenPda({ mint: usdcMint, owner: target, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  return { account: ata, create: [await getCreateAssociatedTokenIdempotentInstructionAsync({ payer, mint: usdcMint, owner: target })] };
-}
 
 const tokenAmount = (account: AccountView) => (account ? getTokenDecoder().decode(getBase64Encoder().encode(account.data[0])).amount : 0n);
 

@@ -173,6 +173,10 @@ describe('the x402 gateway', () => {
     expect(await ask({ paytable: 'coin-flip', amount: '1.001', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^bad amount "1\.001"/) });
     expect(await ask({ paytable: 'coin-flip', amount: '0.001', beneficiary })).toEqual({ status: 400, error: expect.stringMatching(/^bad amount/) });
     expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary: 'nobody' })).toEqual({ status: 400, error: expect.stringMatching(/^bad beneficiary/) });
+    // A mint, an account of another program: not somewhere a payout can go.
+    expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary: bed.parts.mint })).toEqual({ status: 400, error: expect.stringMatching(/^bad beneficiary: .* is a token program account but not a token account/) });
+    const paytable = bed.localnet.manifest.paytables.find((p) => p.name === 'coin-flip')!.address;
+    expect(await ask({ paytable: 'coin-flip', amount: '1.00', beneficiary: paytable })).toEqual({ status: 400, error: expect.stringMatching(/^bad beneficiary: .* is an account of program /) });
     // 1 500 USDC on the wheel could pay 15 000: above 1% of the pool's free liquidity.
     // The stable code for scripts, and the sentence with the next step for people.
     expect(await ask({ paytable: 'wheel', amount: '1500.00', beneficiary })).toEqual({
