@@ -1,0 +1,73 @@
+/**
+ * Per crank step (request, settle, expire, claim payout, strike, claims of deposits and withdrawals) over a
+ * window: how many were tried, landed, lost to another keeper, skipped, failed (by reason), and the fees
+ * earned minus the fees spent. Read from the step log and the earnings ledger the keeper already writes,
+ * so the console's Overview can say which step costs or earns what.
+ */
+import type { Database } from './database';
+import type { CrankStep } from './earnings-ledger';
+
+export interface StepTally {
+  step: CrankStep;
+  tried: number;
+  landed: number;
+  lost: number;
+  skipped: number;
+  failed: number;
+  /** Failures by reason (the refusal's code or the error's first words), most frequent first. */
+  failures: { reason: string; count: number }[];
+  receivedLamports: number;
+  feeLamports: number;
+}
+
+/** The most reasons listed per step; the rest are counted under "other". */
+const MAX_REASONS = 4;
+
+/** A reason short enough to group by: a program code stays whole, a long RPC message is cut at its first clause. */
+export function failureReason(error: string | null): string {
+  if (!error) return 'unknown';
+  const firstClause = error.split(/[:;(\n]/)[0]!.trim();
+  return (firstClause || error).slice(0, 80);
+}
+
+export function createStepTally(db: Database): { since(sinceMs: number): StepTally[] } {
+  const steps = db.prepare('SELECT step, outcome, error, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY step, outcome, error');
+  const fees = db.prepare(
+    'SELECT step, COALESCE(SUM(received_lamports), 0) AS received, COALESCE(SUM(fee_lamports), 0) AS fee FROM earnings WHERE at >= ? GROUP BY step',
+  );
+  return {
+    since(sinceMs) {
+      const byStep = new Map<CrankStep, StepTally & { reasons: Map<string, number> }>();
+      const entry = (step: CrankStep) => {
+        let tally = byStep.get(step);
+        if (!tally) {
+          tally = { step, tried: 0, landed: 0, lost: 0, skipped: 0, failed: 0, failures: [], receivedLamports: 0, feeLamports: 0, reasons: new Map() };
+          byStep.set(step, tally);
+        }
+        return tally;
+      };
+      for (const row of steps.all(sinceMs) as { step: CrankStep; outcome: 'landed' | 'lost' | 'skipped' | 'failed'; error: string | null; n: number }[]) {
+        const tally = entry(row.step);
+        const count = Number(row.n);
+        tally.tried += count;
+        tally[row.outcome] += count;
+        if (row.outcome === 'failed') {
+          const reason = failureReason(row.error);
+          tally.reasons.set(reason, (tally.reasons.get(reason) ?? 0) + count);
+        }
+      }
+      for (const row of fees.all(new Date(sinceMs).toISOString()) as { step: CrankStep; received: number; fee: number }[]) {
+        const tally = entry(row.step);
+        tally.receivedLamports = Number(row.received);
+        tally.feeLamports = Number(row.fee);
+      }
+      return [...byStep.values()].map(({ reasons, ...tally }) => {
+        const sorted = [...reasons].sort((a, b) => b[1] - a[1]);
+        const failures = sorted.slice(0, MAX_REASONS).map(([reason, count]) => ({ reason, count }));
+        const other = sorted.slice(MAX_REASONS).reduce((sum, [, count]) => sum + count, 0);
+        if (other > 0) failures.push({ reason: 'other', count: other });
+        return { ...tally, failures };
+      });
+    },
+  };
+}
