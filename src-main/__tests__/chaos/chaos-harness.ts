@@ -6,6 +6,7 @@
  */
 import { type Address } from '@solana/kit';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,10 @@ export function startKeeperProcess(args: { rpc: string; ws: string; keypair: str
     env: { ...process.env, WAGER_KEEPER_LOG: 'warn' },
   });
   const output = { stderr: '' };
-  child.stderr.on('data', (chunk: Buffer) => void (output.stderr = (output.stderr + chunk.toString()).slice(-20_000)));
+  child.stderr.on('data', (chunk: Buffer) => {
+    output.stderr = (output.stderr + chunk.toString()).slice(-20_000);
+    if (process.env.CHAOS_LOG) appendFileSync(process.env.CHAOS_LOG, chunk); // the whole log, for a failure's post-mortem
+  });
   const summary = { startedAt: Date.now(), readyAfterMs: null as number | null, exit: null as string | null };
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {

@@ -32,6 +32,8 @@ export interface ChaosRpcProxy {
     retryAfterGapsMs: number[];
   };
   setRate(rate: number): void;
+  /** The next `count` calls get `kind`, whatever the rate (so a rare kind surely happens). */
+  injectNext(kind: ChaosFaultKind, count?: number): void;
   close(): Promise<void>;
 }
 
@@ -43,14 +45,32 @@ const readBody = (request: IncomingMessage) =>
     request.on('error', reject);
   });
 
-export async function startChaosRpcProxy({ target, rate: initialRate, seed }: { target: string; rate: number; seed: number }): Promise<ChaosRpcProxy> {
+export interface ChaosRpcProxyOptions {
+  /** The real RPC (http://...). */
+  target: string;
+  /** Share of calls that get a fault (0..1). */
+  rate: number;
+  seed: number;
+  /** Relative weight of each kind among the faults (1 each unless given). */
+  weights?: Partial<Record<ChaosFaultKind, number>>;
+}
+
+export async function startChaosRpcProxy({ target, rate: initialRate, seed, weights = {} }: ChaosRpcProxyOptions): Promise<ChaosRpcProxy> {
   const random = seededRandom(seed);
+  const weighted = CHAOS_FAULT_KINDS.map((kind) => ({ kind, weight: weights[kind] ?? 1 }));
+  const totalWeight = weighted.reduce((sum, { weight }) => sum + weight, 0);
+  const drawKind = (): ChaosFaultKind => {
+    let point = random() * totalWeight;
+    for (const { kind, weight } of weighted) if ((point -= weight) < 0) return kind;
+    return weighted.at(-1)!.kind;
+  };
   let rate = initialRate;
   let calls = 0;
   const faults = Object.fromEntries(CHAOS_FAULT_KINDS.map((kind) => [kind, 0])) as Record<ChaosFaultKind, number>;
   const earlierAnswers = new Map<string, string[]>();
   /** Bodies answered 429, with when: a retry sends the very same body (same id). */
   const rateLimited = new Map<string, number>();
+  const injected: ChaosFaultKind[] = [];
   const retryAfterGapsMs: number[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -75,7 +95,8 @@ export async function startChaosRpcProxy({ target, rate: initialRate, seed }: { 
     }
     const method = typeof call.method === 'string' ? call.method : '';
     calls += 1;
-    const kind = method !== '' && random() < rate ? CHAOS_FAULT_KINDS[Math.floor(random() * CHAOS_FAULT_KINDS.length)]! : undefined;
+    const forced = method !== '' ? injected.shift() : undefined;
+    const kind = forced ?? (method !== '' && random() < rate ? drawKind() : undefined);
     if (kind) faults[kind] += 1;
     switch (kind) {
       case 'http500':
@@ -130,6 +151,7 @@ export async function startChaosRpcProxy({ target, rate: initialRate, seed }: { 
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     stats: () => ({ calls, faults: { ...faults }, retryAfterGapsMs: [...retryAfterGapsMs] }),
     setRate: (next) => void (rate = next),
+    injectNext: (kind, count = 1) => void injected.push(...Array.from({ length: count }, () => kind)),
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
