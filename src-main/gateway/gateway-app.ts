@@ -59,8 +59,15 @@ const paymentView = (record: PaymentRecord) => ({
 export function createGatewayApp(options: GatewayAppOptions): Hono {
   const { seller, purchase, records, offered, limits, log } = options;
   const app = new Hono();
-  // A declared Content-Length over the limit is refused before any of the body is read; a chunked body once it passes the limit.
-  app.use('*', bodyLimit({ maxSize: GATEWAY_MAX_BODY_BYTES, onError: (c) => fail(c, 413, `body too large: a wager order is at most ${GATEWAY_MAX_BODY_BYTES} bytes of JSON`) }));
+  // Every route and method: a declared Content-Length over the limit is refused before any of the body is
+  // read (a GET's too, which bodyLimit lets through), a chunked body as soon as it passes the limit.
+  const tooLarge = (c: Context) => fail(c, 413, `body too large: a wager order is at most ${GATEWAY_MAX_BODY_BYTES} bytes of JSON`);
+  const streamed = bodyLimit({ maxSize: GATEWAY_MAX_BODY_BYTES, onError: tooLarge });
+  app.use('*', async (c, next) => {
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > GATEWAY_MAX_BODY_BYTES) return tooLarge(c);
+    return streamed(c, next);
+  });
 
   app.post('/wager', async (c) => {
     let body: unknown;

@@ -255,6 +255,18 @@ describe('the x402 gateway', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(await chunked.json()).toEqual({ error: expect.stringMatching(/^body too large/) });
+
+    // Any route and method: a GET carrying a big body too.
+    const get = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest({ host: hostname, port, path: '/paytables', method: 'GET', headers: { 'content-length': String(32 * 1024) } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      });
+      request.on('error', reject);
+      request.write(Buffer.alloc(1024, 0x20));
+    });
+    expect(get).toBe(413);
   });
 
   describe('a payment that is not what was asked is refused, and no wager is opened', () => {
