@@ -4,26 +4,9 @@
  * The console's Overview lists them (Settings holds their URLs). Only the public API is read, so a member
  * exposes nothing more than it already does to anyone.
  */
-export interface FleetMemberView {
-  /** The member's API base, as configured (e.g. `http://10.0.0.2:7300`). */
-  url: string;
-  keeper: string | null;
-  /** Decimal lamports. */
-  lamports: string | null;
-  /** Unix ms of the member's last loop pass. */
-  lastTick: number | null;
-  queue: number | null;
-  /** `I/N` when the member runs with `--shard`, else null. */
-  shard: string | null;
-  overdue: number | null;
-  rpcError: string | null;
-  /** Unix ms of its last answer. */
-  answeredAtMs: number | null;
-  /** Why the last poll failed (unreachable, HTTP status, not a health record), or null. */
-  error: string | null;
-  /** No answer for `staleAfterMs`: the console warns. */
-  stale: boolean;
-}
+import type { FleetMemberView } from './operator-interface';
+
+export type { FleetMemberView };
 
 export interface FleetWatchOptions {
   urls: readonly string[];

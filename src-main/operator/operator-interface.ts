@@ -252,6 +252,46 @@ export interface OverviewView {
   earnings: { today: EarningsTotals; week: EarningsTotals; all: EarningsTotals };
 }
 
+/** One crank step over a window (Overview's per-step table): tried, how each ended, failures and skips by reason, fees. */
+export interface StepTallyView {
+  step: string;
+  tried: number;
+  landed: number;
+  /** Landed by another keeper first. */
+  lost: number;
+  /** Not sent: not the right moment any more, or its fee would exceed what it pays. */
+  skipped: number;
+  failed: number;
+  failures: { reason: string; count: number }[];
+  skips: { reason: string; count: number }[];
+  /** Crank fees received by this keeper. */
+  receivedLamports: number;
+  /** Transaction fees this keeper paid for them. */
+  feeLamports: number;
+}
+
+/** Another member of the operator's fleet, as its public `/v1/health` answers (Settings → Fleet lists their URLs). */
+export interface FleetMemberView {
+  /** The member's API base, as configured (e.g. `http://10.0.0.2:7300`). */
+  url: string;
+  keeper: string | null;
+  /** Decimal lamports. */
+  lamports: string | null;
+  /** Unix ms of the member's last loop pass. */
+  lastTick: number | null;
+  queue: number | null;
+  /** `I/N` when the member runs with `--shard`, else null. */
+  shard: string | null;
+  overdue: number | null;
+  rpcError: string | null;
+  /** Unix ms of its last answer. */
+  answeredAtMs: number | null;
+  /** Why the last poll failed (unreachable, HTTP status, not a health record), or null. */
+  error: string | null;
+  /** No answer for 15 s (three polls): the Overview warns. */
+  stale: boolean;
+}
+
 export interface EarningsPoint {
   bucketStart: number;
   receivedLamports: number;

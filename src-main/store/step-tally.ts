@@ -16,6 +16,8 @@ export interface StepTally {
   failed: number;
   /** Failures by reason (the refusal's code or the error's first words), most frequent first. */
   failures: { reason: string; count: number }[];
+  /** Skips by reason (e.g. the fee would exceed what the step pays), most frequent first. */
+  skips: { reason: string; count: number }[];
   receivedLamports: number;
   feeLamports: number;
 }
@@ -30,6 +32,14 @@ export function failureReason(error: string | null): string {
   return (firstClause || error).slice(0, 80);
 }
 
+function topReasons(reasons: Map<string, number>): { reason: string; count: number }[] {
+  const sorted = [...reasons].sort((a, b) => b[1] - a[1]);
+  const top = sorted.slice(0, MAX_REASONS).map(([reason, count]) => ({ reason, count }));
+  const other = sorted.slice(MAX_REASONS).reduce((sum, [, count]) => sum + count, 0);
+  if (other > 0) top.push({ reason: 'other', count: other });
+  return top;
+}
+
 export function createStepTally(db: Database): { since(sinceMs: number): StepTally[] } {
   const steps = db.prepare('SELECT step, outcome, error, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY step, outcome, error');
   const fees = db.prepare(
@@ -37,11 +47,11 @@ export function createStepTally(db: Database): { since(sinceMs: number): StepTal
   );
   return {
     since(sinceMs) {
-      const byStep = new Map<CrankStep, StepTally & { reasons: Map<string, number> }>();
+      const byStep = new Map<CrankStep, StepTally & { reasons: Map<string, number>; skipReasons: Map<string, number> }>();
       const entry = (step: CrankStep) => {
         let tally = byStep.get(step);
         if (!tally) {
-          tally = { step, tried: 0, landed: 0, lost: 0, skipped: 0, failed: 0, failures: [], receivedLamports: 0, feeLamports: 0, reasons: new Map() };
+          tally = { step, tried: 0, landed: 0, lost: 0, skipped: 0, failed: 0, failures: [], receivedLamports: 0, feeLamports: 0, skips: [], reasons: new Map(), skipReasons: new Map() };
           byStep.set(step, tally);
         }
         return tally;
@@ -51,9 +61,10 @@ export function createStepTally(db: Database): { since(sinceMs: number): StepTal
         const count = Number(row.n);
         tally.tried += count;
         tally[row.outcome] += count;
-        if (row.outcome === 'failed') {
+        const reasons = row.outcome === 'failed' ? tally.reasons : row.outcome === 'skipped' ? tally.skipReasons : undefined;
+        if (reasons) {
           const reason = failureReason(row.error);
-          tally.reasons.set(reason, (tally.reasons.get(reason) ?? 0) + count);
+          reasons.set(reason, (reasons.get(reason) ?? 0) + count);
         }
       }
       for (const row of fees.all(new Date(sinceMs).toISOString()) as { step: CrankStep; received: number; fee: number }[]) {
@@ -61,13 +72,7 @@ export function createStepTally(db: Database): { since(sinceMs: number): StepTal
         tally.receivedLamports = Number(row.received);
         tally.feeLamports = Number(row.fee);
       }
-      return [...byStep.values()].map(({ reasons, ...tally }) => {
-        const sorted = [...reasons].sort((a, b) => b[1] - a[1]);
-        const failures = sorted.slice(0, MAX_REASONS).map(([reason, count]) => ({ reason, count }));
-        const other = sorted.slice(MAX_REASONS).reduce((sum, [, count]) => sum + count, 0);
-        if (other > 0) failures.push({ reason: 'other', count: other });
-        return { ...tally, failures };
-      });
+      return [...byStep.values()].map(({ reasons, skipReasons, ...tally }) => ({ ...tally, failures: topReasons(reasons), skips: topReasons(skipReasons) }));
     },
   };
 }

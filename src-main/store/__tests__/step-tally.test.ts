@@ -32,6 +32,7 @@ describe('the per-step tally', () => {
     entry(now - 4_000, 'settle', 'lost', 'alreadySettled');
     entry(now - 5_000, 'settle', 'failed', 'fetch failed: connect ECONNREFUSED 127.0.0.1:8899');
     entry(now - 6_000, 'settle', 'failed', 'fetch failed: socket hang up');
+    log.record({ atMs: now - 7_000, wager: 'W', step: 'settle', outcome: 'skipped', signature: null, error: 'fee exceeds pay: 0.00021 SOL to earn 0.0002 SOL' });
     entry(hourAgo - 1, 'settle', 'landed'); // outside the window
     ledger.record({ at: new Date(now - 1_000).toISOString(), wager: 'W', step: 'request', signature: 's1', receivedLamports: 50_000, feeLamports: 5_000 });
     ledger.record({ at: new Date(now - 2_000).toISOString(), wager: 'W', step: 'request', signature: 's2', receivedLamports: 50_000, feeLamports: 5_000 });
@@ -42,8 +43,9 @@ describe('the per-step tally', () => {
     expect(request).toMatchObject({ tried: 3, landed: 2, failed: 1, lost: 0, receivedLamports: 100_000, feeLamports: 10_000 });
     expect(request.failures).toEqual([{ reason: 'oracle insufficientFunds', count: 1 }]);
     const settle = tally.find((t) => t.step === 'settle')!;
-    expect(settle).toMatchObject({ tried: 3, landed: 0, lost: 1, failed: 2, receivedLamports: 0, feeLamports: 0 });
+    expect(settle).toMatchObject({ tried: 4, landed: 0, lost: 1, failed: 2, skipped: 1, receivedLamports: 0, feeLamports: 0 });
     expect(settle.failures).toEqual([{ reason: 'fetch failed', count: 2 }]);
+    expect(settle.skips).toEqual([{ reason: 'fee exceeds pay', count: 1 }]);
   });
 
   it('groups an error by its first clause and keeps a program code whole', () => {
