@@ -3,6 +3,7 @@
  * and the checks of port numbers and other integers, so every command words them the same way.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard, ShardFormatError, type Shard } from '../keeper/shard';
 
 /** A command line the command cannot run with: wrong, missing or conflicting flags. Exit code 2. */
 export class UsageError extends Error {}
@@ -54,4 +55,28 @@ export function parseFlags<T extends ParseArgsOptionsConfig>(args: string[], opt
     joined.push(arg);
   }
   return parseArgs({ args: joined, options, allowPositionals, strict: true as const });
+}
+
+/**
+ * `--shard I/N [--shard-takeover-slots 20]` of `keeper` and `serve` (docs/keeper.md, *Fleets*): this
+ * keeper's shard of a fleet, or undefined without --shard.
+ * @example shardFlags({ shard: '1/3' }) // { index: 1, count: 3, takeoverSlots: 20 }
+ */
+export function shardFlags(values: { shard?: string; 'shard-takeover-slots'?: string }): Shard | undefined {
+  const takeover = values['shard-takeover-slots'];
+  if (values.shard === undefined) {
+    if (takeover !== undefined) throw new UsageError('--shard-takeover-slots goes with --shard I/N');
+    return undefined;
+  }
+  let shard: { index: number; count: number };
+  try {
+    shard = parseShard(values.shard);
+  } catch (error) {
+    if (error instanceof ShardFormatError) throw new UsageError(error.message);
+    throw error;
+  }
+  const takeoverSlots = integerFlag('shard-takeover-slots', takeover, 1, DEFAULT_SHARD_TAKEOVER_SLOTS);
+  // A dead member's wager waits it twice (request, then settle): both must fit inside T_SETTLE = 150.
+  if (takeoverSlots >= 75) throw new UsageError(`--shard-takeover-slots must be below 75 (a dead member's wager waits it twice, for its request and its settlement, inside T_SETTLE = 150), got ${takeoverSlots}`);
+  return { ...shard, takeoverSlots };
 }

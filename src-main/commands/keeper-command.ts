@@ -2,7 +2,8 @@
  * `wager-keeper keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
  *   [--priority-fee MICROLAMPORTS] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
  *   [--faucet-mint MINT --faucet-authority FILE]
- *   [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]`
+ *   [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
+ *   [--shard I/N [--shard-takeover-slots 20]]`
  * Runs the crank loop and the /v1 API against any cluster with a deployment: --deployment FILE, or one
  * found by the cluster's genesis hash (with none known it exits 1 saying so). The faucet is served only on a test network:
  * a wager-keeper localnet (its manifest names the test USDC mint authority), or a cluster other than
@@ -15,9 +16,10 @@ import { createChainRpc } from '../chain/rpc-connection';
 import { deploymentSummary } from '../deployment/deployment';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
-import { integerFlag, parseFlags, portFlag, UsageError } from './cli-flags';
+import { shardLabel } from '../keeper/shard';
+import { integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
-import { DEFAULT_API_PORT } from './keeper-runtime';
+import { DEFAULT_API_PORT, setProcessShard } from './keeper-runtime';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
@@ -49,6 +51,8 @@ export const KEEPER_OPTIONS = {
   'guardian-keypair': { type: 'string' },
   'guardian-pause-after-slots': { type: 'string' },
   'guardian-resume-after-slots': { type: 'string' },
+  shard: { type: 'string' },
+  'shard-takeover-slots': { type: 'string' },
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -64,9 +68,11 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
   const guardian = guardianFlags(values);
+  const shard = shardFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
+  setProcessShard(shard);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: false,
@@ -96,6 +102,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       corsOrigins: described.corsOrigins,
       ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
       ...(described.guardian ? { guardian: described.guardian.address } : {}),
+      ...(shard ? { shard: shardLabel(shard), shardTakeoverSlots: shard.takeoverSlots } : {}),
     }),
   });
 }

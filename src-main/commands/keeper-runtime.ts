@@ -13,6 +13,7 @@ import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
 import { assertIsDeploymentGuardian, createGuardian, GuardianKeyError, type Guardian, type GuardianSettings } from '../keeper/guardian';
 import { createKeeper, type Keeper } from '../keeper/keeper';
+import type { Shard } from '../keeper/shard';
 import { createLogger } from '../logging';
 import { createKeeperMetrics } from '../operator/metrics';
 import { createOperatorApp, listenOperator } from '../operator/operator-server';
@@ -96,6 +97,8 @@ export interface KeeperCoreOptions {
   dbPath: string;
   priorityFeeMicroLamports?: bigint;
   maxInFlight?: number;
+  /** This keeper's shard of a fleet (`--shard I/N`); by default the process's (setProcessShard). */
+  shard?: Shard;
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
   /** Start with the crank loop paused (the console's saved choice). */
   paused?: boolean;
@@ -106,6 +109,16 @@ export interface KeeperCoreOptions {
    */
   guardian?: GuardianRunOptions;
   logger?: Logger;
+}
+
+let processShard: Shard | undefined;
+
+/**
+ * The shard of every keeper this process starts (`keeper`/`serve --shard I/N`): the command sets it before
+ * its console host starts the keeper, since the host's settings do not carry a shard (yet).
+ */
+export function setProcessShard(shard: Shard | undefined): void {
+  processShard = shard;
 }
 
 /** The keeper without its HTTP surfaces: store, chain connection, crank loop and the faucet on test networks. */
@@ -141,6 +154,7 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
       logger,
       priorityFeeMicroLamports: options.priorityFeeMicroLamports,
       maxInFlight: options.maxInFlight,
+      shard: options.shard ?? processShard,
     });
     if (options.paused) keeper.setPaused(true);
     started.push(() => keeper.stop());

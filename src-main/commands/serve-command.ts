@@ -1,20 +1,21 @@
 /**
  * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
- *   [--db FILE] [--keypair FILE] [--metrics-port N] [--no-console]`
+ *   [--db FILE] [--keypair FILE] [--metrics-port N] [--shard I/N [--shard-takeover-slots 20]] [--no-console]`
  * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API
  * and the operator console (UI + operator API, loopback only, per-run token); prints one ready line with
  * `api`, `rpcUrl`, the `deployment`, the localnet manifest and the `console` URL. The API binds 127.0.0.1
  * unless --host. With --rpc the deployment is --deployment FILE or found by the cluster's genesis hash;
  * with none known, serve exits 1 saying so.
  */
-import { parseFlags, portFlag, integerFlag, UsageError } from './cli-flags';
+import { parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
+import { shardLabel } from '../keeper/shard';
 import { generateKeyPairSigner } from '@solana/kit';
 import { deploymentSummary } from '../deployment/deployment';
 import { dirname, join } from 'node:path';
 import { remoteKeeper } from '../gateway/gateway';
 import { serveGateway } from '../gateway/gateway-server';
 import { fundLocalGateway } from '../gateway/local-gateway-funding';
-import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
+import { DEFAULT_API_PORT, defaultDatabasePath, setProcessShard } from './keeper-runtime';
 import { runConsoleHost } from './console-host';
 import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
 
@@ -31,6 +32,8 @@ export const SERVE_OPTIONS = {
   keypair: { type: 'string' },
   'metrics-port': { type: 'string' },
   'gateway-port': { type: 'string' },
+  shard: { type: 'string' },
+  'shard-takeover-slots': { type: 'string' },
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -49,6 +52,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const metricsPort = portFlag('metrics-port', values['metrics-port']);
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
   const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
+  const shard = shardFlags(values);
+  setProcessShard(shard);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: true,
@@ -96,6 +101,7 @@ export async function serveCommand(args: string[]): Promise<number> {
         network: described.network,
         deployment: described.deployment ? deploymentSummary(described.deployment) : null,
         ...(described.metricsUrl ? { metrics: `${described.metricsUrl}/metrics` } : {}),
+        ...(shard ? { shard: shardLabel(shard), shardTakeoverSlots: shard.takeoverSlots } : {}),
         // A public subset: its keeper cranks with the dev keeper key, which it does not print; no mint authority.
         manifest: manifest
           ? { programs: manifest.programs, usdcMint: manifest.usdcMint, paytables: manifest.paytables, wsUrl: manifest.wsUrl, devKeys: { app: manifest.devKeys.app } }

@@ -29,6 +29,8 @@ export interface HealthRecord {
   rpcError?: string;
   /** Wagers still without a randomness request 10+ slots after they could be requested (absent when none). */
   overdue?: number;
+  /** "I/N" for a keeper of a fleet (`--shard I/N`, docs/keeper.md *Fleets*). */
+  shard?: string;
 }
 
 export type SubmitWagerResult = { kind: 'queued' } | { kind: 'accountNotFound' } | { kind: 'notAWager' };

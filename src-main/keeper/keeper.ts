@@ -4,7 +4,8 @@
  * - steps/request-randomness-step.ts (2), steps/settle-step.ts and steps/claim-payout-step.ts (3),
  *   steps/expire-step.ts (4), steps/liquidity-step.ts (5): one step each, behind steps/step.ts;
  * - send-path.ts: simulate before sending (6), the one way every crank is sent and booked;
- * - scheduler.ts: the pass on every slot, which wagers this keeper takes, backoff and urgency, start/stop.
+ * - scheduler.ts: the pass on every slot, backoff and urgency, start/stop; crank-turns.ts: when a crank is
+ *   this keeper's turn (a fleet's shard.ts, the turns taken with rivals in rival-yield.ts).
  * Records live in SQLite (a restarted keeper resumes every wager); setup.ts keeps the program config and
  * the oracle read; wager-history.ts fills in what other keepers did; overdue.ts is the early warning.
  */
@@ -28,6 +29,9 @@ import { createOverdueWatch, type OverdueWager } from './overdue';
 import { createScheduler } from './scheduler';
 import { createSendPath } from './send-path';
 import { createKeeperSetup } from './setup';
+import { createCrankTurns, type FleetStatus } from './crank-turns';
+import { createRivalYield } from './rival-yield';
+import { DEFAULT_SHARD_TAKEOVER_SLOTS } from './shard';
 import { createClaimPayoutStep } from './steps/claim-payout-step';
 import { createExpireStep } from './steps/expire-step';
 import { createLiquidityStep } from './steps/liquidity-step';
@@ -38,6 +42,8 @@ import { createWagerHistory } from './wager-history';
 export type { CrankResult } from './crank-sender';
 export { OVERDUE_AFTER_SLOTS, type OverdueWager } from './overdue';
 export { DEFAULT_MAX_IN_FLIGHT, URGENT_SLOTS } from './scheduler';
+export type { FleetStatus } from './crank-turns';
+export { DEFAULT_SHARD_TAKEOVER_SLOTS } from './shard';
 
 export interface KeeperOptions {
   connection: ChainConnection;
@@ -49,6 +55,13 @@ export interface KeeperOptions {
   sweepIntervalMs?: number;
   /** Transactions in flight at once. */
   maxInFlight?: number;
+  /**
+   * This keeper's part of a fleet (`--shard I/N`): it cranks first the wagers of shard `index` of `count`,
+   * and another shard's wager once it has waited `takeoverSlots` (DEFAULT_SHARD_TAKEOVER_SLOTS) past its due slot.
+   */
+  shard?: { index: number; count: number; takeoverSlots?: number };
+  /** Take turns with rival keepers once one has beaten this keeper to a crank (rival-yield.ts); on by default. */
+  yieldToRivals?: boolean;
   logger?: Logger;
   now?: () => number;
 }
@@ -88,6 +101,8 @@ export interface Keeper extends KeeperService {
   claimPayoutNow(address: Address): Promise<CrankResult>;
   /** Wagers whose randomness should have been requested 10+ slots ago and was not (the early warning of issue 16). */
   overdueRequests(): OverdueWager[];
+  /** Its place in a fleet: shard, takeovers and held cranks per step, the rivals it takes turns with. */
+  fleet(): FleetStatus;
 }
 
 const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
@@ -111,10 +126,17 @@ export function createKeeper(options: KeeperOptions): Keeper {
   // The fulfilment subscription watches the oracle program: a new one means subscribing again.
   const setup = createKeeperSetup(ctx, () => discovery.markLost());
   const sendPath = createSendPath(ctx, { earnings, setup, priorityFeeMicroLamports: options.priorityFeeMicroLamports });
+  // The wager steps send through the turns' gate: a fleet's shard and the turns taken with rivals.
+  const turns = createCrankTurns({
+    records,
+    shard: options.shard && { ...options.shard, takeoverSlots: options.shard.takeoverSlots ?? DEFAULT_SHARD_TAKEOVER_SLOTS },
+    rivals: options.yieldToRivals === false ? undefined : createRivalYield(ctx),
+  });
+  const wagerSends = turns.gate(sendPath);
   const discovery = createDiscovery(ctx, setup, () => void scheduler.tick());
   const history = createWagerHistory(ctx, setup, sendPath.inFlight);
   const overdue = createOverdueWatch(ctx);
-  const claimPayout = createClaimPayoutStep(ctx, sendPath, history);
+  const claimPayout = createClaimPayoutStep(ctx, wagerSends, history);
   const scheduler = createScheduler(ctx, {
     setup,
     sendPath,
@@ -125,10 +147,11 @@ export function createKeeper(options: KeeperOptions): Keeper {
     // request before settlement.
     steps: [
       claimPayout,
-      createExpireStep(ctx, sendPath),
-      createRequestRandomnessStep(ctx, { sendPath, setup, overdue, discovery }),
-      createSettleStep(ctx, { sendPath, setup, history, oracleLatency }),
+      createExpireStep(ctx, wagerSends),
+      createRequestRandomnessStep(ctx, { sendPath: wagerSends, setup, overdue, discovery }),
+      createSettleStep(ctx, { sendPath: wagerSends, setup, history, oracleLatency }),
     ],
+    turns,
     liquidity: createLiquidityStep(ctx, setup, sendPath),
     maxInFlight: options.maxInFlight,
     sweepIntervalMs: options.sweepIntervalMs,
@@ -152,6 +175,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     },
     isPaused: () => ctx.paused,
     overdueRequests: () => overdue.list(),
+    fleet: () => turns.status(),
     crank: (step, subject, instructions) => sendPath.crank(step, subject, instructions),
     async claimPayoutNow(address) {
       const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);

@@ -1,7 +1,8 @@
 /**
  * The pass loop. On every slot notification (and a 1 s heartbeat) one pass reads every wager this keeper
  * takes, then shows each to the steps in order (steps/): the first step that takes a wager ends its pass.
- * The scheduler owns the rules across steps: which wagers this keeper takes (`claims`), how many cranks
+ * The scheduler owns the rules across steps: when a crank is this keeper's turn (`turns`: a fleet's shard,
+ * the turns taken with rival keepers; crank-turns.ts), how many cranks
  * are in flight at once, the backoff a failed step waits out, and urgency: within URGENT_SLOTS of its
  * deadline a step ignores its backoff and pays a raised priority fee (send-path.ts). It also owns the
  * keeper's health (last pass, RPC error, balance) and start/stop.
@@ -18,6 +19,7 @@ import type { SendPath } from './send-path';
 import type { KeeperSetup } from './setup';
 import type { LiquidityStep } from './steps/liquidity-step';
 import type { WagerStep } from './steps/step';
+import type { CrankTurns } from './crank-turns';
 import type { WagerHistory } from './wager-history';
 
 /**
@@ -44,10 +46,10 @@ export interface SchedulerOptions {
   maxInFlight?: number;
   sweepIntervalMs?: number;
   /**
-   * Whether this keeper takes a wager (every one by default). The one place a fleet of keepers would
-   * split the wagers between them; a wager not taken is still tracked, just never cranked here.
+   * When a crank is this keeper's turn (crank-turns.ts: a fleet's shard and takeover, the turns taken with
+   * rivals). Shown each wager before its steps; the steps send through its gate. Every crank at once by default.
    */
-  claims?: (record: WagerRecord) => boolean;
+  turns?: Pick<CrankTurns, 'see' | 'done' | 'forget' | 'status'>;
 }
 
 export interface Scheduler {
@@ -62,7 +64,7 @@ export function createScheduler(ctx: KeeperContext, options: SchedulerOptions): 
   const { rpc, connection, signer, program, records, events, now, log } = ctx;
   const { setup, sendPath, discovery, history, overdue, steps, liquidity } = options;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  const claims = options.claims ?? (() => true);
+  const turns = options.turns;
   const inFlight = sendPath.inFlight;
   const timers: NodeJS.Timeout[] = [];
   let lastTick = 0;
@@ -79,20 +81,29 @@ export function createScheduler(ctx: KeeperContext, options: SchedulerOptions): 
     queue: records.countByState(IN_PROGRESS_STATES),
     ...(rpcError ? { rpcError } : {}),
     ...(overdue.count() > 0 ? { overdue: overdue.count() } : {}),
+    ...(turns?.status().shard ? { shard: turns.status().shard } : {}),
   });
 
   /** Shows one wager to the steps, in order, until one takes it. */
   const advance = async (slot: bigint, record: WagerRecord, wager: ReturnType<typeof decodeWagerAccount>, fulfilled: boolean, slotHashes: () => Promise<SlotHash[]>) => {
     const address = record.address as Address;
-    if (!wager) return history.closed(record);
+    if (!wager) {
+      turns?.forget(address);
+      return history.closed(record);
+    }
     if (record.openSlot === null || record.paytable === null)
       ctx.change(address, { openSlot: Number(wager.openSlot), expirySlot: Number(wager.expirySlot), paytable: wager.paytable, stake: wager.stake.toString() });
     // Close to the deadline a step is sent every pass whatever its backoff, and pays for priority.
     const urgent = slot + URGENT_SLOTS >= wager.expirySlot;
     const pass = { slot, address, record, wager, fulfilled, urgent, slotHashes };
-    for (const step of steps) {
-      if (step.waitsOutBackoff && record.nextAttemptAt > now() && !urgent) return;
-      if (await step.advance(pass)) return;
+    turns?.see(pass);
+    try {
+      for (const step of steps) {
+        if (step.waitsOutBackoff && record.nextAttemptAt > now() && !urgent) return;
+        if (await step.advance(pass)) return;
+      }
+    } finally {
+      turns?.done(address);
     }
   };
 
@@ -107,7 +118,7 @@ export function createScheduler(ctx: KeeperContext, options: SchedulerOptions): 
         lastBalanceCheck = now();
       }
       const work = [...records.byState(IN_PROGRESS_STATES), ...records.withParkedPayout()].filter(
-        (record) => !inFlight.has(record.address) && claims(record),
+        (record) => !inFlight.has(record.address),
       );
       const accounts = await fetchAccounts(rpc, work.map((r) => r.address as Address));
       const wagers = accounts.map((account) => decodeWagerAccount(account, program));

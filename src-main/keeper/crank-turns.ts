@@ -1,0 +1,122 @@
+/**
+ * Whose turn a crank is (issue 19): the scheduler shows each wager's pass here before its steps, and the
+ * steps send through `gate(sendPath)`, which holds back a crank until this keeper's turn comes:
+ * - another shard's wager (shard.ts) waits `takeoverSlots` past the step's due slot;
+ * - with rivals known (rival-yield.ts), a wager waits the slots of the rivals ranked ahead (0..2).
+ * The steps still see every wager (its record follows the chain: requested, fulfilled, its latency); only
+ * the send waits. Within URGENT_SLOTS of its deadline a request or settle is this keeper's turn whatever.
+ *
+ * Due slots: request at open + 2; settle at the fulfilment (the slot this keeper first saw it, kept on the
+ * record); expire at expiry + 1; a parked payout's claim when this keeper first saw it parked.
+ */
+import type { Address } from '@solana/kit';
+import { WagerStatus, type Wager } from '../protocol/wager';
+import type { CrankStep } from '../store/earnings-ledger';
+import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
+import type { RivalYield } from './rival-yield';
+import type { SendPath } from './send-path';
+import { shardLabel, shardOf, type Shard } from './shard';
+
+/** One wager in one pass, as the scheduler read it. */
+export interface WagerView {
+  slot: bigint;
+  address: Address;
+  record: WagerRecord;
+  wager: Wager;
+  urgent: boolean;
+}
+
+/** What a fleet console shows of this keeper (status and health). */
+export interface FleetStatus {
+  /** "I/N" with --shard. */
+  shard?: string;
+  takeoverSlots?: number;
+  /** Rivals this keeper takes turns with (rival-yield.ts). */
+  rivals: string[];
+  /** Cranks sent for another shard's wager (its owner did not crank it in time), per step. */
+  takeovers: Partial<Record<CrankStep, number>>;
+  /** Cranks held back for now (another's shard or turn), per step, since start; counted once per wager and step. */
+  held: Partial<Record<CrankStep, number>>;
+}
+
+export interface CrankTurns {
+  /** The scheduler shows a wager here before its steps see it in a pass. */
+  see(view: WagerView): void;
+  /** The steps have seen it this pass. */
+  done(address: string): void;
+  /** The wager is closed: forget what was kept for it. */
+  forget(address: string): void;
+  /** The send path the wager steps use: a crank that is not this keeper's turn yet is not sent this pass. */
+  gate(sendPath: SendPath): SendPath;
+  status(): FleetStatus;
+}
+
+/** Steps with a deadline (the wager expires): within URGENT_SLOTS of it every keeper sends them. */
+const DEADLINE_STEPS = new Set<CrankStep>(['request', 'settle']);
+
+export function createCrankTurns({ shard, rivals, records }: { shard?: Shard; rivals?: RivalYield; records: WagerRecordStore }): CrankTurns {
+  const views = new Map<string, WagerView>();
+  /** First slot a payout was seen parked (its claim's due slot). */
+  const parkedSince = new Map<string, bigint>();
+  /** Steps already counted as held for a wager (each counted once). */
+  const heldOnce = new Map<string, Set<CrankStep>>();
+  const takeovers: Partial<Record<CrankStep, number>> = {};
+  const held: Partial<Record<CrankStep, number>> = {};
+
+  const dueSlot = (step: CrankStep, view: WagerView): bigint => {
+    const { wager, slot, address } = view;
+    if (step === 'request') return wager.openSlot + 2n;
+    if (step === 'settle') {
+      const fulfilledSlot = records.get(address)?.fulfilledSlot;
+      return fulfilledSlot == null ? slot : BigInt(fulfilledSlot);
+    }
+    if (step === 'expire') return wager.expirySlot + 1n;
+    return parkedSince.get(address) ?? slot;
+  };
+
+  return {
+    see(view) {
+      views.set(view.address, view);
+      if (view.wager.status === WagerStatus.PayoutPending) {
+        if (!parkedSince.has(view.address)) parkedSince.set(view.address, view.slot);
+      } else parkedSince.delete(view.address);
+    },
+    done(address) {
+      views.delete(address);
+    },
+    forget(address) {
+      views.delete(address);
+      parkedSince.delete(address);
+      heldOnce.delete(address);
+    },
+    gate(sendPath) {
+      return {
+        ...sendPath,
+        sendForWager(send) {
+          const view = views.get(send.address);
+          // Outside a pass (the operator's "Claim payout now"): a person chose it, it is sent.
+          if (!view) return sendPath.sendForWager(send);
+          const foreign = shard !== undefined && shard.count > 1 && shardOf(view.address, shard.count) !== shard.index;
+          const wait = (foreign ? BigInt(shard.takeoverSlots) : 0n) + BigInt(rivals?.offset(view.address) ?? 0);
+          const urgent = view.urgent && DEADLINE_STEPS.has(send.step);
+          if (!urgent && view.slot < dueSlot(send.step, view) + wait) {
+            const counted = heldOnce.get(send.address) ?? new Set<CrankStep>();
+            if (!counted.has(send.step)) {
+              heldOnce.set(send.address, counted.add(send.step));
+              held[send.step] = (held[send.step] ?? 0) + 1;
+            }
+            return Promise.resolve();
+          }
+          if (foreign) takeovers[send.step] = (takeovers[send.step] ?? 0) + 1;
+          return sendPath.sendForWager(send);
+        },
+      };
+    },
+    status: () => ({
+      ...(shard ? { shard: shardLabel(shard), takeoverSlots: shard.takeoverSlots } : {}),
+      rivals: rivals?.rivals() ?? [],
+      takeovers: { ...takeovers },
+      held: { ...held },
+    }),
+  };
+}
