@@ -9,6 +9,7 @@
  */
 
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
+import type { StepTally } from '../store/step-tally';
 import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
 
 export const WAGER_STATES = ['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'] as const;
@@ -253,22 +254,7 @@ export interface OverviewView {
 }
 
 /** One crank step over a window (Overview's per-step table): tried, how each ended, failures and skips by reason, fees. */
-export interface StepTallyView {
-  step: string;
-  tried: number;
-  landed: number;
-  /** Landed by another keeper first. */
-  lost: number;
-  /** Not sent: not the right moment any more, or its fee would exceed what it pays. */
-  skipped: number;
-  failed: number;
-  failures: { reason: string; count: number }[];
-  skips: { reason: string; count: number }[];
-  /** Crank fees received by this keeper. */
-  receivedLamports: number;
-  /** Transaction fees this keeper paid for them. */
-  feeLamports: number;
-}
+export type StepTallyView = StepTally;
 
 /** Another member of the operator's fleet, as its public `/v1/health` answers (Settings → Fleet lists their URLs). */
 export interface FleetMemberView {

@@ -11,14 +11,18 @@ export interface StepTally {
   step: CrankStep;
   tried: number;
   landed: number;
+  /** Landed by another keeper first. */
   lost: number;
+  /** Not sent: not the right moment any more, or its fee would exceed what it pays. */
   skipped: number;
   failed: number;
   /** Failures by reason (the refusal's code or the error's first words), most frequent first. */
   failures: { reason: string; count: number }[];
   /** Skips by reason (e.g. the fee would exceed what the step pays), most frequent first. */
   skips: { reason: string; count: number }[];
+  /** Crank fees received by this keeper. */
   receivedLamports: number;
+  /** Transaction fees this keeper paid for them. */
   feeLamports: number;
 }
 
