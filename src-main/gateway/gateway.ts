@@ -32,7 +32,7 @@ const SUBSCRIBE_WAIT_MS = 3_000;
 
 export interface GatewayOptions {
   rpcUrl: string;
-  /** The cluster's WebSocket (signature subscriptions confirm the gateway's transactions); default: the RPC's host, port + 1. */
+  /** The cluster's WebSocket (a logs subscription confirms the gateway's transactions); default: the RPC's host, port + 1. */
   wsUrl?: string;
   signer: KeyPairSigner;
   /** The gateway's SQLite file of payments. */
