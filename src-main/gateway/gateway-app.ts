@@ -79,6 +79,8 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
     const paymentHeader = c.req.header('payment-signature') ?? c.req.header('x-payment');
     let order: WagerOrder;
     let plan: OpenPlan;
+    /** A paid retry's nonce (from its proof): its check simulates the very open it would send. */
+    let nonce: bigint | undefined;
     try {
       order = parseWagerOrder(body, offered, limits);
       if (paymentHeader) {
@@ -88,11 +90,13 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
         } catch {
           return fail(c, 400, 'the PAYMENT-SIGNATURE header does not decode as an x402 v2 payment payload');
         }
-        const used = typeof transaction === 'string' ? records.byProof(proofIdOf(transaction)) : undefined;
+        const proof = typeof transaction === 'string' ? proofIdOf(transaction) : undefined;
+        const used = proof ? records.byProof(proof) : undefined;
+        if (proof) nonce = nonceOfProof(proof);
         if (used) return fail(c, 409, `this payment was already used, for wager ${used.wager}: a new wager needs a new payment`, { wager: used.wager });
       }
       // Refuse before payment (and again before settling a paid retry: the pool may have changed since the 402).
-      plan = await purchase.check(order);
+      plan = await purchase.check(order, nonce);
     } catch (error) {
       if (error instanceof OrderRefusal) return fail(c, error.status, error.message, error.extra);
       throw error;

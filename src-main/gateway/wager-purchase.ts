@@ -81,12 +81,14 @@ export interface Balances {
 export interface OpenPlan {
   beneficiary: Beneficiary;
   simulated: Simulated;
+  /** The open as simulated, when the check knew the payment's nonce (a paid retry): sent as is. */
+  opens?: { nonce: bigint; instructions: Instruction[] };
 }
 
 export interface WagerPurchase {
   balances(): Promise<Balances>;
   /** Refuses (OrderRefusal) what cannot be opened now: no working capital (503), a bad beneficiary (400), open_wager refused (409). */
-  check(order: WagerOrder): Promise<OpenPlan>;
+  check(order: WagerOrder, nonce?: bigint): Promise<OpenPlan>;
   /** The wager address a payment with this proof opens. */
   wagerFor(proof: string): Promise<Address>;
   /** True while this payment's wager is being opened (the background retry leaves it alone). */
@@ -157,8 +159,8 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
    * One simulation of the open (any nonce: it asks "would the pool take this wager now?"), returning the
    * gateway's SOL and USDC accounts and the beneficiary's as the open leaves them, and a fresh blockhash.
    */
-  const simulateOpen = async (order: WagerOrder, beneficiary: Beneficiary) => {
-    const instructions = await openInstructions(order, beneficiary, BigInt(Date.now()));
+  const simulateOpen = async (order: WagerOrder, beneficiary: Beneficiary, nonce: bigint) => {
+    const instructions = await openInstructions(order, beneficiary, nonce);
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(signer, m),
@@ -177,7 +179,7 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
     if (value.err) throw new TransactionFailedError('simulation', value.err, value.logs ?? [], [COMPUTE_BUDGET_PROGRAM_ADDRESS, ...instructions.map((ix) => ix.programAddress)]);
     placeholder = value.replacementBlockhash;
     const [wallet, , target] = value.accounts as AccountView[];
-    return { lamportsAfter: wallet?.lamports ?? 0n, target: target ?? null, simulated: { unitsConsumed: value.unitsConsumed ?? 0n, lifetime: value.replacementBlockhash } };
+    return { instructions, lamportsAfter: wallet?.lamports ?? 0n, target: target ?? null, simulated: { unitsConsumed: value.unitsConsumed ?? 0n, lifetime: value.replacementBlockhash } };
   };
 
   const wagerFor = async (proof: string) => (await findWagerPda({ integratorAuthority: signer.address, nonce: nonceOfProof(proof) }, { programAddress: program }))[0];
@@ -203,7 +205,8 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
   const open = async (order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, nonce: bigint, plan?: OpenPlan) => {
     if (plan) {
       try {
-        return await sendPrepared({ rpc, confirmer: chain.confirmer, payer: signer }, await openInstructions(order, plan.beneficiary, nonce), plan.simulated);
+        const instructions = plan.opens?.nonce === nonce ? plan.opens.instructions : await openInstructions(order, plan.beneficiary, nonce);
+        return await sendPrepared({ rpc, confirmer: chain.confirmer, payer: signer }, instructions, plan.simulated);
       } catch (error) {
         if (!(error instanceof PreparedSendFailed)) throw error;
         // Nothing landed (a node that lagged behind the blockhash, an expiry): the usual way, simulation first.
@@ -218,13 +221,14 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
     balances,
     wagerFor,
     isOpening: (proof) => opening.has(proof),
-    async check(order) {
+    async check(order, nonce) {
       let beneficiary = remembered.get(order.beneficiary) ?? (await beneficiaryFrom(order.beneficiary, null, usdcMint, signer));
       // At most twice: the second time with what the first showed the beneficiary to be.
       for (let attempt = 0; ; attempt++) {
         let outcome: Awaited<ReturnType<typeof simulateOpen>>;
         try {
-          outcome = await simulateOpen(order, beneficiary);
+          // Without the payment's nonce (the 402), any: the simulation asks "would the pool take this wager now?".
+          outcome = await simulateOpen(order, beneficiary, nonce ?? BigInt(Date.now()));
         } catch (error) {
           if (!(error instanceof TransactionFailedError)) throw error;
           // Refused: re-read what was assumed (funds, beneficiary) before saying why.
@@ -249,7 +253,7 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
         }
         // Its USDC covered the stake (the simulated open moved it); its SOL must stay above the floor.
         refuseUnfunded(outcome.lamportsAfter, order.stake, order.stake, true);
-        return { beneficiary, simulated: outcome.simulated };
+        return { beneficiary, simulated: outcome.simulated, ...(nonce === undefined ? {} : { opens: { nonce, instructions: outcome.instructions } }) };
       }
     },
     async finish(record, order, options = {}) {
