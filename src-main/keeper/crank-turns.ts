@@ -1,7 +1,8 @@
 /**
  * Whose turn a crank is (issue 19): the scheduler shows each wager's pass here before its steps, and the
  * steps send through `gate(sendPath)`, which holds back a crank until this keeper's turn comes:
- * - another shard's wager (shard.ts) waits `takeoverSlots` past the step's due slot;
+ * - another shard's wager (shard.ts) waits `takeoverSlots` past the step's due slot (the owner's successor
+ *   first, then the next one a slot later: takeoverWait);
  * - with rivals known (rival-yield.ts), a wager waits the slots of the rivals ranked ahead (0..2).
  * The steps still see every wager (its record follows the chain: requested, fulfilled, its latency); only
  * the send waits. Within URGENT_SLOTS of its deadline a request or settle is this keeper's turn whatever.
@@ -51,6 +52,17 @@ export interface CrankTurns {
   status(): FleetStatus;
 }
 
+/**
+ * Slots past the due slot before this member cranks a wager of shard `owner`: 0 for its own; else the
+ * takeover wait, plus one slot per member between the owner and this one (owner + 1 first, then owner + 2,
+ * ...), so that the survivors of a dead member take its wagers in turn instead of racing each other.
+ * @example takeoverWait({ index: 0, count: 3, takeoverSlots: 20 }, 2) // 20; index 1 for owner 2: 21
+ */
+export function takeoverWait(shard: Shard, owner: number): number {
+  if (owner === shard.index) return 0;
+  return shard.takeoverSlots + ((shard.index - owner - 1 + shard.count) % shard.count);
+}
+
 /** Steps with a deadline (the wager expires): within URGENT_SLOTS of it every keeper sends them. */
 const DEADLINE_STEPS = new Set<CrankStep>(['request', 'settle']);
 
@@ -96,8 +108,9 @@ export function createCrankTurns({ shard, rivals, records }: { shard?: Shard; ri
           const view = views.get(send.address);
           // Outside a pass (the operator's "Claim payout now"): a person chose it, it is sent.
           if (!view) return sendPath.sendForWager(send);
-          const foreign = shard !== undefined && shard.count > 1 && shardOf(view.address, shard.count) !== shard.index;
-          const wait = (foreign ? BigInt(shard.takeoverSlots) : 0n) + BigInt(rivals?.offset(view.address) ?? 0);
+          const takeover = shard ? takeoverWait(shard, shardOf(view.address, shard.count)) : 0;
+          const foreign = takeover > 0;
+          const wait = BigInt(takeover + (rivals?.offset(view.address) ?? 0));
           const urgent = view.urgent && DEADLINE_STEPS.has(send.step);
           if (!urgent && view.slot < dueSlot(send.step, view) + wait) {
             const counted = heldOnce.get(send.address) ?? new Set<CrankStep>();
