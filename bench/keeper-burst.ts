@@ -3,14 +3,18 @@
  * localnet with 400 ms slots, and one keeper that has to settle every one of them inside T_SETTLE
  * (150 slots after its opening). Reports the time and slots until all were settled, the ones that were
  * not (expired, still open, or settled after open+150), and the keeper's RPC cost per wager, counted at
- * the HTTP layer. Prints JSON; asserts nothing. `npm run bench:burst [-- wagers [senders [maxInFlight]]]`
- * (default 2 000 wagers, 8 senders, the keeper's own default of transactions in flight).
+ * the HTTP layer, and its WebSocket messages. Prints JSON and writes it to bench/results/burst.json (with
+ * `command`, `date`, `rpcCallsPerWager`, `wsMessagesPerWager`, `wastedFeesPct`); asserts nothing.
+ * `npm run bench:burst [-- wagers [senders [maxInFlight]]]` (default 2 000 wagers, 8 senders, the
+ * keeper's own default of transactions in flight).
  *
  * The localnet runs as its own process (`wager-keeper localnet`), like a validator. The keeper runs in
- * this process and reaches the localnet's JSON-RPC through a counting HTTP proxy (one count per HTTP
- * request, and per JSON-RPC method inside it); its WebSocket goes straight to the localnet. The bench's
- * own reads (confirming the opens, reading slots afterwards) go straight to the localnet and are not
- * counted.
+ * this process and reaches the localnet through two counting proxies: HTTP (one count per HTTP request,
+ * and per JSON-RPC method inside it) and WebSocket (every message, both ways, by method: subscribe
+ * requests and their answers, notifications). The proxy also notes the signature of every transaction the
+ * keeper sends; afterwards their statuses give the wasted fees: transactions that landed and failed on
+ * chain (their fee paid for nothing) over distinct transactions sent. The bench's own reads (confirming
+ * the opens, reading slots and statuses afterwards) go straight to the localnet and are not counted.
  */
 import {
   address,
@@ -23,17 +27,19 @@ import {
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
+  getBase58Decoder,
   type Address,
   type Signature,
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { WebSocket, WebSocketServer } from 'ws';
 import { connectToChain } from '../src-main/chain/rpc-connection';
 import { DEFAULT_MAX_IN_FLIGHT, createKeeper } from '../src-main/keeper/keeper';
 import type { LocalnetManifest } from '../src-main/localnet/localnet';
@@ -63,6 +69,15 @@ const dir = await mkdtemp(join(tmpdir(), 'bench-burst-'));
 const upstream = new URL(manifest.rpcUrl);
 const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 64 });
 const counted = { httpRequests: 0, methods: new Map<string, number>() };
+/** Every distinct transaction the keeper sent (its first signature, read from the wire). */
+const sentSignatures = new Set<string>();
+const base58 = getBase58Decoder();
+const noteSent = (call: { method?: string; params?: unknown[] }) => {
+  const wire = call.method === 'sendTransaction' ? call.params?.[0] : undefined;
+  if (typeof wire !== 'string') return;
+  const bytes = Buffer.from(wire, 'base64');
+  if (bytes.length >= 65) sentSignatures.add(base58.decode(bytes.subarray(1, 65))); // 1 signature: count byte, then 64 bytes
+};
 const proxy = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,10 +85,11 @@ const proxy = createServer((req, res) => {
     const body = Buffer.concat(chunks);
     counted.httpRequests += 1;
     try {
-      const payload = JSON.parse(body.toString()) as { method?: string } | { method?: string }[];
+      const payload = JSON.parse(body.toString()) as { method?: string; params?: unknown[] } | { method?: string; params?: unknown[] }[];
       for (const call of Array.isArray(payload) ? payload : [payload]) {
         const method = call.method ?? '?';
         counted.methods.set(method, (counted.methods.get(method) ?? 0) + 1);
+        noteSent(call);
       }
     } catch {
       counted.methods.set('(not JSON)', (counted.methods.get('(not JSON)') ?? 0) + 1);
@@ -95,10 +111,45 @@ const proxy = createServer((req, res) => {
 await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
 
+// --- the counting proxy in front of its WebSocket: every message, both ways, by method
+const wsCounted = { messages: 0, fromKeeper: new Map<string, number>(), toKeeper: new Map<string, number>() };
+const countWs = (into: Map<string, number>, text: string) => {
+  wsCounted.messages += 1;
+  let method: string;
+  try {
+    method = (JSON.parse(text) as { method?: string }).method ?? '(answer)';
+  } catch {
+    method = '(not JSON)';
+  }
+  into.set(method, (into.get(method) ?? 0) + 1);
+};
+const wsProxy = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+wsProxy.on('connection', (client) => {
+  const upstreamSocket = new WebSocket(manifest.wsUrl);
+  const pending: string[] = [];
+  upstreamSocket.on('open', () => pending.splice(0).forEach((message) => upstreamSocket.send(message)));
+  upstreamSocket.on('message', (data) => {
+    const text = data.toString();
+    countWs(wsCounted.toKeeper, text);
+    if (client.readyState === WebSocket.OPEN) client.send(text);
+  });
+  upstreamSocket.on('close', () => client.close());
+  upstreamSocket.on('error', () => client.close());
+  client.on('message', (data) => {
+    const text = data.toString();
+    countWs(wsCounted.fromKeeper, text);
+    if (upstreamSocket.readyState === WebSocket.OPEN) upstreamSocket.send(text);
+    else pending.push(text);
+  });
+  client.on('close', () => upstreamSocket.close());
+});
+await new Promise<void>((resolve) => wsProxy.once('listening', resolve));
+const wsProxyUrl = `ws://127.0.0.1:${(wsProxy.address() as { port: number }).port}`;
+
 // --- the keeper
 const db = openDatabase(join(dir, 'keeper.db'));
 const keeper = createKeeper({
-  connection: connectToChain(proxyUrl, manifest.wsUrl),
+  connection: connectToChain(proxyUrl, wsProxyUrl),
   signer: await keypairFromBytes(manifest.devKeys.keeper.keypair),
   db,
   programAddress: address(manifest.programs.wager),
@@ -106,6 +157,8 @@ const keeper = createKeeper({
 });
 await keeper.start();
 const callsAtStart = counted.httpRequests;
+const wsAtStart = wsCounted.messages;
+const sentAtStart = sentSignatures.size;
 const finishedAt = new Map<string, number>();
 keeper.events.on('record', (record) => {
   if (['settled', 'expired', 'unknown'].includes(record.state) && !finishedAt.has(record.address)) finishedAt.set(record.address, Date.now());
@@ -203,7 +256,9 @@ for (;;) {
   await sleep(250);
 }
 const callsAtEnd = counted.httpRequests;
-const methodsAtEnd = Object.fromEntries([...counted.methods.entries()].sort((a, b) => b[1] - a[1]));
+const wsAtEnd = wsCounted.messages;
+const byCount = (map: Map<string, number>) => Object.fromEntries([...map.entries()].sort((a, b) => b[1] - a[1]));
+const methodsAtEnd = byCount(counted.methods);
 await keeper.stop();
 
 // --- settlement slots, read back from the chain
@@ -231,49 +286,84 @@ const lastFinishedAt = Math.max(...[...finishedAt.values()]);
 const states = Object.fromEntries(['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'].map((s) => [s, landed.filter((w) => state(w) === s).length]));
 const keeperCalls = callsAtEnd - callsAtStart;
 
-console.log(
-  JSON.stringify(
-    {
-      bench: 'keeper-burst',
-      slotMs: SLOT_MS,
-      wagers: WAGERS,
-      senders: SENDERS,
-      keeperMaxInFlight: MAX_IN_FLIGHT ?? `default (${DEFAULT_MAX_IN_FLIGHT})`,
-      opening: {
-        signingMs,
-        sentAllMs,
-        landed: landed.length,
-        sendErrors: sendErrors.length,
-        firstSendError: sendErrors[0],
-        failedOnChain: openFailures.length,
-        notLanded,
-        firstOnChainFailure: openFailures[0],
-        openSlots: { first: Number(firstOpenSlot), last: Number(lastOpenSlot), spread: Number(lastOpenSlot - firstOpenSlot) },
-      },
-      settlement: {
-        target: `every wager settled by open+${T_SETTLE}`,
-        states,
-        settledWithinTSettle: settledInTime,
-        notSettledWithinTSettle: landed.length - settledInTime,
-        slotsFromOpenToSettle: { min: slotsToSettle[0] ?? null, p50: quantile(0.5), p90: quantile(0.9), p99: quantile(0.99), max: slotsToSettle.at(-1) ?? null },
-        allFinished: { msAfterFirstSend: Number.isFinite(lastFinishedAt) ? lastFinishedAt - burstStarted : null, slotsAfterFirstOpen: Number(lastSettleSlot - firstOpenSlot) },
-      },
-      rpc: {
-        countedAt: 'HTTP requests from the keeper to the JSON-RPC endpoint (WebSocket subscriptions not included)',
-        keeperStartup: callsAtStart,
-        duringBurst: keeperCalls,
-        perWager: round(keeperCalls / landed.length, 2),
-        byMethod: methodsAtEnd,
-      },
-      counters: keeper.counters(),
-    },
-    null,
-    2,
-  ),
-);
+// --- wasted fees: the keeper's transactions that landed and failed on chain, over distinct transactions sent
+const sent = [...sentSignatures] as Signature[];
+let landedTransactions = 0;
+let failedOnChain = 0;
+for (let i = 0; i < sent.length; i += 256) {
+  const { value } = await rpc.getSignatureStatuses(sent.slice(i, i + 256), { searchTransactionHistory: true }).send();
+  for (const status of value) {
+    if (!status) continue;
+    landedTransactions += 1;
+    if (status.err) failedOnChain += 1;
+  }
+}
+const perWager = (n: number) => round(n / landed.length, 2);
+const perMethod = Object.fromEntries(Object.entries(methodsAtEnd).map(([method, n]) => [method, perWager(n)]));
+
+const command = `npm run bench:burst -- ${[WAGERS, SENDERS, ...(MAX_IN_FLIGHT === undefined ? [] : [MAX_IN_FLIGHT])].join(' ')}`;
+const result = {
+  command,
+  date: new Date().toISOString(),
+  rpcCallsPerWager: perWager(keeperCalls),
+  wsMessagesPerWager: perWager(wsAtEnd - wsAtStart),
+  wastedFeesPct: sent.length ? round((failedOnChain / sent.length) * 100, 2) : 0,
+  bench: 'keeper-burst',
+  slotMs: SLOT_MS,
+  wagers: WAGERS,
+  senders: SENDERS,
+  keeperMaxInFlight: MAX_IN_FLIGHT ?? `default (${DEFAULT_MAX_IN_FLIGHT})`,
+  opening: {
+    signingMs,
+    sentAllMs,
+    landed: landed.length,
+    sendErrors: sendErrors.length,
+    firstSendError: sendErrors[0],
+    failedOnChain: openFailures.length,
+    notLanded,
+    firstOnChainFailure: openFailures[0],
+    openSlots: { first: Number(firstOpenSlot), last: Number(lastOpenSlot), spread: Number(lastOpenSlot - firstOpenSlot) },
+  },
+  settlement: {
+    target: `every wager settled by open+${T_SETTLE}`,
+    states,
+    settledWithinTSettle: settledInTime,
+    notSettledWithinTSettle: landed.length - settledInTime,
+    slotsFromOpenToSettle: { min: slotsToSettle[0] ?? null, p50: quantile(0.5), p90: quantile(0.9), p99: quantile(0.99), max: slotsToSettle.at(-1) ?? null },
+    allFinished: { msAfterFirstSend: Number.isFinite(lastFinishedAt) ? lastFinishedAt - burstStarted : null, slotsAfterFirstOpen: Number(lastSettleSlot - firstOpenSlot) },
+  },
+  rpc: {
+    countedAt: 'HTTP requests from the keeper to the JSON-RPC endpoint (WebSocket subscriptions not included)',
+    keeperStartup: callsAtStart,
+    duringBurst: keeperCalls,
+    perWager: perWager(keeperCalls),
+    byMethod: methodsAtEnd,
+    perWagerByMethod: perMethod,
+  },
+  websocket: {
+    countedAt: 'messages on the keeper\'s WebSocket, both ways (subscribe requests and answers, notifications)',
+    duringBurst: wsAtEnd - wsAtStart,
+    perWager: perWager(wsAtEnd - wsAtStart),
+    toKeeperByMethod: byCount(wsCounted.toKeeper),
+    fromKeeperByMethod: byCount(wsCounted.fromKeeper),
+  },
+  transactions: {
+    sent: sent.length,
+    sentBeforeBurst: sentAtStart,
+    landed: landedTransactions,
+    landedAndFailed: failedOnChain,
+    neverLanded: sent.length - landedTransactions,
+  },
+  counters: keeper.counters(),
+};
+console.log(JSON.stringify(result, null, 2));
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+await mkdir(resultsDir, { recursive: true });
+await writeFile(join(resultsDir, 'burst.json'), `${JSON.stringify(result, null, 2)}\n`);
 
 db.close();
 proxy.close();
+wsProxy.close();
 upstreamAgent.destroy();
 localnetProcess.kill('SIGTERM');
 await new Promise((resolve) => localnetProcess.once('exit', resolve));

@@ -16,3 +16,18 @@ const MICRO_LAMPORTS_PER_LAMPORT = 1_000_000n;
 export function priorityFeeLamports(microLamportsPerUnit: bigint, unitLimit: bigint): bigint {
   return (microLamportsPerUnit * unitLimit + MICRO_LAMPORTS_PER_LAMPORT - 1n) / MICRO_LAMPORTS_PER_LAMPORT;
 }
+
+/** What a one-signature transaction with this compute-unit price and limit costs its fee payer: base + priority. */
+export function transactionFeeLamports(microLamportsPerUnit: bigint, unitLimit: bigint): bigint {
+  return LAMPORTS_PER_SIGNATURE + priorityFeeLamports(microLamportsPerUnit, unitLimit);
+}
+
+/**
+ * The compute-unit price to set: `asked`, lowered (rounded down) so that the priority fee of `unitLimit`
+ * units stays within `maxPriorityLamports` when one is given.
+ * @example priorityPriceWithin(1_000_000n, 100_000n, 50_000n) // 500_000n
+ */
+export function priorityPriceWithin(asked: bigint, unitLimit: bigint, maxPriorityLamports?: bigint): bigint {
+  if (maxPriorityLamports === undefined || priorityFeeLamports(asked, unitLimit) <= maxPriorityLamports) return asked;
+  return (maxPriorityLamports * MICRO_LAMPORTS_PER_LAMPORT) / unitLimit;
+}

@@ -2,6 +2,11 @@
  * Sends instructions the way a careful keeper does: simulate first (a refusal costs nothing), set the
  * compute-unit limit from the simulation with a margin, add the priority fee if configured, send, and
  * resend until confirmed or the blockhash expires, then rebuild with a fresh one (a few times).
+ *
+ * Two opt-in economies (the keeper's, issue 19): a blockhash shared by every transaction for a while
+ * (`blockhashMaxAgeMs`) instead of one `getLatestBlockhash` per transaction; and a fixed compute-unit
+ * limit (`unitLimit`) checked by the send's own preflight instead of a separate simulation. Without them
+ * a sender behaves as it always did.
  */
 import {
   appendTransactionMessageInstructions,
@@ -9,17 +14,21 @@ import {
   createTransactionMessage,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  isSolanaError,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
+  SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   type Instruction,
   type KeyPairSigner,
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
-import { LAMPORTS_PER_SIGNATURE, priorityFeeLamports } from './fees';
+import { priorityPriceWithin, transactionFeeLamports } from './fees';
 import type { SignatureConfirmer } from './signature-confirmer';
 
 export const SIMULATION_UNIT_LIMIT = 1_400_000;
@@ -34,6 +43,12 @@ export interface SenderOptions {
   computeUnitMargin?: number;
   resendIntervalMs?: number;
   maxRebuilds?: number;
+  /**
+   * Shares one blockhash between transactions until it is this old (ms), instead of fetching one per
+   * transaction; a blockhash the RPC calls unknown, or one a transaction outlived, is fetched again.
+   * Undefined (the default): a fresh one per transaction.
+   */
+  blockhashMaxAgeMs?: number;
 }
 
 /** "Program <id> failed: custom program error: 0x<code>", the runtime's line for a program's own error. */
@@ -85,6 +100,8 @@ export interface SentTransaction {
   unitsConsumed: bigint;
   /** Lamports the fee payer paid for the transaction (base + priority). */
   feeLamports: bigint;
+  /** The transaction's logs, when its confirmation carried them (a logs notification); else undefined. */
+  logs?: readonly string[];
 }
 
 /** Per-send choices: a higher priority fee for a crank close to its deadline, within a lamport budget. */
@@ -93,6 +110,13 @@ export interface SendOptions {
   priorityFeeMicroLamports?: bigint;
   /** The most this send may pay in priority fee (lamports): the price is lowered to fit. */
   maxPriorityFeeLamports?: bigint;
+  /**
+   * A fixed compute-unit limit: no separate simulation. The send's own preflight (at `confirmed`) runs
+   * the same checks, and a program's refusal there is the same TransactionFailedError('simulation'), with
+   * its logs. A preflight that refuses for any other reason (the limit too small, say) falls back to the
+   * simulation, which measures the units and reports the exact error. `unitsConsumed` is then 0 (unknown).
+   */
+  unitLimit?: number;
 }
 
 export interface TransactionSender {
@@ -101,15 +125,71 @@ export interface TransactionSender {
   simulate(instructions: readonly Instruction[]): Promise<{ unitsConsumed: bigint }>;
 }
 
+/** A preflight that failed on a program's own error: that error in the RPC's form, with the logs. */
+function programRefusal(error: unknown): { err: unknown; logs: readonly string[] } | undefined {
+  if (!isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) return undefined;
+  const cause = error.cause;
+  if (!isSolanaError(cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM)) return undefined;
+  return { err: { InstructionError: [cause.context.index, { Custom: cause.context.code }] }, logs: error.context.logs ?? [] };
+}
+
+const isPreflightFailure = (error: unknown) => isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE);
+const isUnknownBlockhash = (error: unknown) => isPreflightFailure(error) && isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND);
+
+/** Refetches of a blockhash the RPC called unknown (a lagging node behind a load balancer), per transaction. */
+const UNKNOWN_BLOCKHASH_REFETCHES = 2;
+/** Signatures remembered per shared blockhash, to never build the same transaction twice (a retry of an identical step). */
+const SIGNATURES_PER_BLOCKHASH = 20_000;
+
+type Lifetime = Awaited<ReturnType<ReturnType<Rpc<SolanaRpcApi>['getLatestBlockhash']>['send']>>['value'];
+
+/** One blockhash for every transaction while it is young enough; the signatures built with it. */
+function createBlockhashSource(rpc: Rpc<SolanaRpcApi>, maxAgeMs: number | undefined) {
+  const latest = async () => (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+  let shared: { lifetime: Promise<Lifetime>; at: number; signatures: Set<string> } | undefined;
+  return {
+    async get(): Promise<Lifetime> {
+      if (maxAgeMs === undefined) return latest();
+      if (!shared || Date.now() - shared.at > maxAgeMs) {
+        const fetching = { lifetime: latest(), at: Date.now(), signatures: new Set<string>() };
+        shared = fetching;
+        fetching.lifetime.catch(() => {
+          if (shared === fetching) shared = undefined; // a failed fetch is not shared
+        });
+      }
+      return shared.lifetime;
+    },
+    /** Not to be used again: unknown to the RPC, or outlived by a transaction. */
+    async drop(blockhash: string) {
+      if (!shared) return;
+      const lifetime = await shared.lifetime.catch(() => undefined);
+      if (lifetime?.blockhash === blockhash) shared = undefined;
+    },
+    /**
+     * Notes a transaction built on the shared blockhash; false when the same one was built already (the
+     * same step again within the blockhash's life: it would be refused as already processed).
+     */
+    async firstBuild(blockhash: string, signature: string): Promise<boolean> {
+      if (maxAgeMs === undefined || !shared) return true;
+      const lifetime = await shared.lifetime.catch(() => undefined);
+      if (lifetime?.blockhash !== blockhash) return true;
+      if (shared.signatures.has(signature)) return false;
+      shared.signatures.add(signature);
+      if (shared.signatures.size >= SIGNATURES_PER_BLOCKHASH) shared = undefined; // the next transaction starts a new one
+      return true;
+    },
+  };
+}
+
 export function createTransactionSender(options: SenderOptions): TransactionSender {
   const { rpc, payer } = options;
   const margin = options.computeUnitMargin ?? 1.2;
   const defaultPriority = options.priorityFeeMicroLamports ?? 0n;
   const resendMs = options.resendIntervalMs ?? 2_000;
+  const blockhashes = createBlockhashSource(rpc, options.blockhashMaxAgeMs);
 
-  type Lifetime = Awaited<ReturnType<ReturnType<typeof rpc.getLatestBlockhash>['send']>>['value'];
   const build = async (instructions: readonly Instruction[], unitLimit: number, priority: bigint, known?: Lifetime) => {
-    const lifetime = known ?? (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+    const lifetime = known ?? (await blockhashes.get());
     const budget = [
       getSetComputeUnitLimitInstruction({ units: unitLimit }),
       ...(priority > 0n ? [getSetComputeUnitPriceInstruction({ microLamports: priority })] : []),
@@ -137,53 +217,98 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
     return { draft, simulation, programs };
   };
 
+  /** Signs a transaction on `known` (or the shared blockhash); never one built before on the shared blockhash. */
+  const signNew = async (instructions: readonly Instruction[], unitLimit: number, priority: bigint, known?: Lifetime) => {
+    for (let attempt = 0; ; attempt++) {
+      const { message, lifetime } = await build(instructions, unitLimit, priority, known);
+      const signed = await signTransactionMessageWithSigners(message);
+      const signature = getSignatureFromTransaction(signed);
+      if (known || attempt > 0 || (await blockhashes.firstBuild(lifetime.blockhash, signature))) {
+        return { wire: getBase64EncodedWireTransaction(signed), signature, lifetime };
+      }
+      await blockhashes.drop(lifetime.blockhash); // the same transaction again: on a newer blockhash
+    }
+  };
+
+  const send = async (instructions: readonly Instruction[], sendOptions: SendOptions): Promise<SentTransaction> => {
+    const asked = sendOptions.priorityFeeMicroLamports ?? defaultPriority;
+    // 1. The compute-unit limit: fixed (checked by the send's preflight), or simulated with a margin.
+    const preflight = sendOptions.unitLimit !== undefined;
+    let unitLimit: number;
+    let unitsConsumed = 0n;
+    let known: Lifetime | undefined;
+    if (sendOptions.unitLimit !== undefined) {
+      unitLimit = Math.min(SIMULATION_UNIT_LIMIT, sendOptions.unitLimit);
+    } else {
+      const simulated = await simulate(instructions, asked);
+      unitsConsumed = simulated.simulation.unitsConsumed ?? 0n;
+      unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulated.simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
+      known = simulated.draft.lifetime; // the first attempt reuses the simulation's blockhash
+    }
+    const priority = priorityPriceWithin(asked, BigInt(unitLimit), sendOptions.maxPriorityFeeLamports);
+    const programs = [...budgetPrograms(asked), ...instructions.map((ix) => ix.programAddress)];
+    const feeLamports = transactionFeeLamports(priority, BigInt(unitLimit));
+
+    // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
+    let unknownBlockhashes = 0;
+    for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {
+      const { wire, signature, lifetime } = await signNew(instructions, unitLimit, priority, rebuild === 0 ? known : undefined);
+      let expired = false;
+      const checkExpiry = async () => {
+        const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
+        expired = height > lifetime.lastValidBlockHeight;
+      };
+      const resend = () => rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send();
+      if (preflight && rebuild === 0) {
+        try {
+          await rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed', maxRetries: 0n }).send();
+        } catch (error) {
+          const refusal = programRefusal(error);
+          if (refusal) throw new TransactionFailedError('simulation', refusal.err, refusal.logs, programs);
+          if (isUnknownBlockhash(error) && unknownBlockhashes++ < UNKNOWN_BLOCKHASH_REFETCHES) {
+            await blockhashes.drop(lifetime.blockhash);
+            rebuild -= 1; // not an expiry: the same attempt on a blockhash the RPC knows
+            continue;
+          }
+          // Any other refusal (the fixed limit too small, ...): simulate, for the measured limit and the exact error.
+          if (isPreflightFailure(error)) return send(instructions, { ...sendOptions, unitLimit: undefined });
+          throw error;
+        }
+      } else {
+        await resend();
+      }
+      const resender = setInterval(() => {
+        void resend().catch(() => undefined);
+        void checkExpiry().catch(() => undefined);
+      }, resendMs);
+      try {
+        const outcome = await options.confirmer.wait(signature, () => expired);
+        if (outcome.landed) {
+          // A logs notification carries the logs; a polled status does not.
+          const logs = 'logs' in outcome && Array.isArray(outcome.logs) ? (outcome.logs as readonly string[]) : undefined;
+          if (outcome.err) {
+            const failedLogs =
+              logs ??
+              (await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send().catch(() => null))?.meta
+                ?.logMessages ??
+              [];
+            throw new TransactionFailedError('execution', outcome.err, failedLogs, programs);
+          }
+          return { signature, slot: outcome.slot, unitsConsumed, feeLamports, ...(logs ? { logs } : {}) };
+        }
+        await blockhashes.drop(lifetime.blockhash); // outlived: the next build needs a newer one
+      } finally {
+        clearInterval(resender);
+      }
+    }
+    throw new BlockhashExpiredError('the transaction did not land before its blockhash expired (rebuilt and resent 3 times)');
+  };
+
   return {
     async simulate(instructions) {
       const { simulation } = await simulate(instructions);
       return { unitsConsumed: simulation.unitsConsumed ?? 0n };
     },
-    async send(instructions, sendOptions = {}) {
-      const asked = sendOptions.priorityFeeMicroLamports ?? defaultPriority;
-      // 1. Simulate.
-      const { draft, simulation, programs } = await simulate(instructions, asked);
-      const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(simulation.unitsConsumed ?? 200_000n) * margin) + 1_000);
-      const budget = sendOptions.maxPriorityFeeLamports;
-      const priority =
-        budget !== undefined && priorityFeeLamports(asked, BigInt(unitLimit)) > budget ? (budget * 1_000_000n) / BigInt(unitLimit) : asked;
-      const feeLamports = LAMPORTS_PER_SIGNATURE + priorityFeeLamports(priority, BigInt(unitLimit));
-
-      // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
-      for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {
-        // The first attempt reuses the simulation's blockhash (one RPC call less per crank).
-        const { message, lifetime } = await build(instructions, unitLimit, priority, rebuild === 0 ? draft.lifetime : undefined);
-        const signed = await signTransactionMessageWithSigners(message);
-        const wire = getBase64EncodedWireTransaction(signed);
-        const signature = getSignatureFromTransaction(signed);
-        let expired = false;
-        const checkExpiry = async () => {
-          const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
-          expired = height > lifetime.lastValidBlockHeight;
-        };
-        const sendOnce = () => rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send();
-        await sendOnce();
-        const resender = setInterval(() => {
-          void sendOnce().catch(() => undefined);
-          void checkExpiry().catch(() => undefined);
-        }, resendMs);
-        try {
-          const outcome = await options.confirmer.wait(signature, () => expired);
-          if (outcome.landed) {
-            if (outcome.err) {
-              const tx = await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send().catch(() => null);
-              throw new TransactionFailedError('execution', outcome.err, tx?.meta?.logMessages ?? [], programs);
-            }
-            return { signature, slot: outcome.slot, unitsConsumed: simulation.unitsConsumed ?? 0n, feeLamports };
-          }
-        } finally {
-          clearInterval(resender);
-        }
-      }
-      throw new BlockhashExpiredError('the transaction did not land before its blockhash expired (rebuilt and resent 3 times)');
-    },
+    send: (instructions, sendOptions = {}) => send(instructions, sendOptions),
   };
 }

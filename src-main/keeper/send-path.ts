@@ -4,14 +4,26 @@
  * operator goes through here: the transaction sender (blockhash, simulation, priority fee, confirmation),
  * then the crank sender's booking (earnings, counters, `step` events, lost/skipped/failed), then, for a
  * wager's own step, its record (backoff after a failure, the urgent priority fee near the deadline).
- * How transactions are built and confirmed (a shared blockhash, preflight instead of a separate
- * simulation) is decided in this one place.
+ * How transactions are built and confirmed is decided in this one place (issue 19, "Cost per wager": about
+ * 2 RPC calls per wager, its two sends):
+ * - one blockhash shared by every transaction for BLOCKHASH_MAX_AGE_MS (fetched again when the RPC calls
+ *   it unknown or a transaction outlived it), not one getLatestBlockhash per transaction;
+ * - a fixed compute-unit limit per step (UNIT_LIMITS) checked by the send's own preflight at `confirmed`,
+ *   not a separate simulation: a refusal there is the same program error, with its logs, at no fee;
+ * - confirmations (with the transaction's logs) from one logsSubscribe on the keeper's address, polling
+ *   getSignatureStatuses only when the WebSocket is down or silent; a settlement's bucket and payout come
+ *   from those logs, not a getTransaction;
+ * - earnings from what the keeper knows: the fee the program pays by rule (spec 8) and the fee it set.
+ * And no crank is sent whose fee (base plus priority) is above what it pays the keeper (FEE_EXCEEDS_PAY).
  */
-import { createSignatureConfirmer } from '../chain/signature-confirmer';
+import { createSignatureConfirmer, type SignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
+import { LAMPORTS_PER_SIGNATURE, priorityPriceWithin, transactionFeeLamports } from '../chain/fees';
+import { createSubscribedConfirmer } from '../gateway/subscribed-confirmer';
 import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
 import type { WagerRecord, WagerRecordChanges } from '../store/wager-records';
-import { createCrankSender, type CrankResult, type CrankSender } from './crank-sender';
+import { createCrankSender, feeFor, type CrankResult, type CrankSender } from './crank-sender';
+import type { StepOutcome } from './keeper-events';
 import type { KeeperContext } from './keeper-context';
 import type { KeeperSetup } from './setup';
 
@@ -29,12 +41,41 @@ const CLAIM_BACKOFF_MAX_MS = 10 * 60_000;
 const URGENT_PRIORITY_MICRO_LAMPORTS = 20_000n;
 const URGENT_PRIORITY_MAX_MICRO_LAMPORTS = 5_000_000n;
 
+/**
+ * How long one blockhash serves every transaction. A blockhash lives 150 blocks (about 60 s at 400 ms
+ * slots): a transaction built on one this old still has 50 s to land before the sender rebuilds it.
+ */
+export const BLOCKHASH_MAX_AGE_MS = 10_000;
+
+/**
+ * The compute-unit limit of each crank, fixed so that no simulation precedes a send (the preflight checks
+ * it; one found too small falls back to simulating). Measured with `npm run bench:cu` on the deployment's
+ * programs, then about 2x or more for margin (a limit costs nothing without a priority fee, and with one
+ * the keeper's fee check counts the whole limit):
+ * - request: 11 645 CU at 1 oracle bump try, +1 500 per further try (the oracle's PDA search; a try more
+ *   is half as likely), plus a System transfer when topping up the fee account: 60 000 covers 32 tries;
+ * - settle: MEASURED_SETTLE; expire: MEASURED_EXPIRE; claim_payout: MEASURED_CLAIM;
+ * - strike_epoch, claim_deposit, claim_withdraw: MEASURED_LIQUIDITY.
+ */
+export const UNIT_LIMITS: Readonly<Record<CrankStep, number>> = {
+  request: 60_000,
+  settle: 40_000,
+  expire: 20_000,
+  claim_payout: 40_000,
+  strike_epoch: 60_000,
+  claim_deposit: 60_000,
+  claim_withdraw: 60_000,
+};
+
+/** Why a crank was not sent: its fee (base plus priority) is above what the program pays the keeper for it. */
+export const FEE_EXCEEDS_PAY = 'fee exceeds pay';
+
 export interface WagerSend {
   step: CrankStep;
   address: string;
   build: () => Promise<Instructions>;
-  /** The record's changes once the step landed. */
-  onLanded: (signature: string, slot: bigint) => Promise<WagerRecordChanges>;
+  /** The record's changes once the step landed (`logs`: the transaction's, when its confirmation carried them). */
+  onLanded: (signature: string, slot: bigint, logs?: readonly string[]) => Promise<WagerRecordChanges>;
   onResult?: (result: CrankResult) => void;
   /**
    * A failure the step handles itself (e.g. a request short of the oracle's fee): the changes to make
@@ -66,12 +107,44 @@ export interface SendPathOptions {
   priorityFeeMicroLamports?: bigint;
 }
 
+/**
+ * Confirms by one logsSubscribe on the keeper's address (every crank is paid by the keeper, so each is
+ * notified with its error and logs), polling only while the WebSocket is down or silent. Subscribed on the
+ * first wait: a keeper that never sends opens no subscription.
+ */
+function createKeeperConfirmer(ctx: KeeperContext): SignatureConfirmer {
+  const polling = createSignatureConfirmer(ctx.rpc);
+  let subscribed: SignatureConfirmer | undefined;
+  let stopped = false;
+  return {
+    wait(signature, expired) {
+      if (stopped) return polling.wait(signature, expired);
+      subscribed ??= createSubscribedConfirmer(ctx.connection.subscriptions, ctx.signer.address, polling);
+      return subscribed.wait(signature, expired);
+    },
+    stop() {
+      stopped = true;
+      if (subscribed) subscribed.stop();
+      else polling.stop();
+    },
+  };
+}
+
 export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFeeMicroLamports }: SendPathOptions): SendPath {
   const { rpc, signer, program, events, now, log, records } = ctx;
-  const confirmer = createSignatureConfirmer(rpc);
-  const sender: TransactionSender = createTransactionSender({ rpc, confirmer, payer: signer, priorityFeeMicroLamports });
+  const confirmer = createKeeperConfirmer(ctx);
+  const sender: TransactionSender = createTransactionSender({ rpc, confirmer, payer: signer, priorityFeeMicroLamports, blockhashMaxAgeMs: BLOCKHASH_MAX_AGE_MS });
+  /** The logs of cranks that just landed, by signature, for the step that sent them (the crank sender books only signature and slot). */
+  const landedLogs = new Map<string, readonly string[]>();
   const cranks = createCrankSender({
-    sender,
+    sender: {
+      simulate: (instructions) => sender.simulate(instructions),
+      async send(instructions, options) {
+        const sent = await sender.send(instructions, options);
+        if (sent.logs) landedLogs.set(sent.signature, sent.logs);
+        return sent;
+      },
+    },
     earnings,
     events,
     config: () => setup.config(),
@@ -87,10 +160,77 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
   });
   const inFlight = new Set<string>();
 
+  /** Cranks not sent because their fee is above their pay, by step (added to the crank sender's counters). */
+  const feeSkips: Partial<Record<CrankStep, number>> = {};
+  /** Which wager (or subject) was already reported for which step, so that a crank skipped every pass warns once. */
+  const feeReported = new Set<string>();
+
+  /** The options a crank is sent with: its fixed limit, and a priority fee kept within its pay. */
+  const crankOptions = (step: CrankStep, options: SendOptions = {}): SendOptions => {
+    const pay = feeFor(step, setup.config());
+    const room = pay - LAMPORTS_PER_SIGNATURE;
+    const cap = options.maxPriorityFeeLamports;
+    return {
+      ...options,
+      unitLimit: UNIT_LIMITS[step],
+      // A backstop: should the fixed limit prove too small, the simulated one must not push the fee above the pay.
+      ...(pay > 0n && room >= 0n ? { maxPriorityFeeLamports: cap !== undefined && cap < room ? cap : room } : {}),
+    };
+  };
+
+  /**
+   * The fee and pay of a crank that would cost more than it pays (not to be sent), else undefined. A
+   * crank that pays nothing by rule (claim_payout: a player's parked payout) is a duty, not paid work: sent.
+   */
+  const feeAbovePay = (step: CrankStep, options: SendOptions = {}) => {
+    const pay = feeFor(step, setup.config());
+    if (pay === 0n) return undefined;
+    const limit = BigInt(UNIT_LIMITS[step]);
+    const price = priorityPriceWithin(options.priorityFeeMicroLamports ?? priorityFeeMicroLamports ?? 0n, limit, options.maxPriorityFeeLamports);
+    const fee = transactionFeeLamports(price, limit);
+    return fee > pay ? { fee, pay, price } : undefined;
+  };
+
+  /** Not sent: said once per wager and step (warn, a `skipped` step event with the reason), counted every time. */
+  const skipForFee = (step: CrankStep, subject: string | null, { fee, pay, price }: { fee: bigint; pay: bigint; price: bigint }): CrankResult => {
+    feeSkips[step] = (feeSkips[step] ?? 0) + 1;
+    const key = `${step}:${subject ?? ''}`;
+    if (!feeReported.has(key)) {
+      feeReported.add(key);
+      if (feeReported.size > 100_000) feeReported.clear(); // bounded; at worst a wager is reported again
+      log?.warn(
+        { wager: subject, step, feeLamports: fee.toString(), payLamports: pay.toString(), priorityFeeMicroLamports: price.toString(), unitLimit: UNIT_LIMITS[step] },
+        `${step} not sent: ${FEE_EXCEEDS_PAY} (fee ${fee} lamports, pays ${pay})`,
+      );
+      events.emit('step', { wager: subject, step, outcome: 'skipped', error: FEE_EXCEEDS_PAY });
+    }
+    return { outcome: 'skipped', reason: FEE_EXCEEDS_PAY };
+  };
+
+  /** A crank, unless its fee is above its pay; with its fixed limit. */
+  const sendCrank = async (step: CrankStep, subject: string | null, instructions: () => Promise<Instructions>, options?: SendOptions): Promise<CrankResult> => {
+    const above = feeAbovePay(step, options);
+    if (above) return skipForFee(step, subject, above);
+    feeReported.delete(`${step}:${subject ?? ''}`);
+    return cranks.send(step, subject, await instructions(), crankOptions(step, options));
+  };
+
   return {
     send: (instructions, options) => sender.send(instructions, options),
-    crank: (step, subject, instructions, options) => cranks.send(step, subject, instructions, options),
-    counters: () => cranks.counters(),
+    crank: async (step, subject, instructions, options) => {
+      const result = await sendCrank(step, subject, async () => instructions, options);
+      if (result.outcome === 'landed') landedLogs.delete(result.signature);
+      return result;
+    },
+    counters: () => {
+      const counts = cranks.counters();
+      const merged = {} as Record<CrankStep, Record<StepOutcome, number>>;
+      for (const step of Object.keys({ ...counts, ...feeSkips }) as CrankStep[]) {
+        const base = counts[step] ?? { landed: 0, lost: 0, skipped: 0, failed: 0 };
+        merged[step] = { ...base, skipped: base.skipped + (feeSkips[step] ?? 0) };
+      }
+      return merged;
+    },
     inFlight,
     stop: () => confirmer.stop(),
     urgentOptions(record) {
@@ -104,13 +244,19 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
       try {
         let result: CrankResult;
         try {
-          result = await cranks.send(step, address, await build(), sendOptions);
+          result = await sendCrank(step, address, build, sendOptions);
         } catch (error) {
           result = { outcome: 'failed', error: (error as Error).message }; // building failed (RPC)
         }
         onResult?.(result);
         if (result.outcome === 'landed') {
-          ctx.change(address, { ...(await onLanded(result.signature, result.slot)), attempts: 0, lastError: null, nextAttemptAt: 0 });
+          const logs = landedLogs.get(result.signature);
+          landedLogs.delete(result.signature);
+          ctx.change(address, { ...(await onLanded(result.signature, result.slot, logs)), attempts: 0, lastError: null, nextAttemptAt: 0 });
+        } else if (result.outcome === 'skipped' && result.reason === FEE_EXCEEDS_PAY) {
+          // Shown on the wager (the console's queue) until it is sent: urgent, its priority fee is capped within the pay.
+          const lastError = `${step}: ${FEE_EXCEEDS_PAY} (its fee with the priority fee set is above what ${step} pays the keeper)`;
+          if (records.get(address)?.lastError !== lastError) ctx.change(address, { lastError });
         } else if (result.outcome === 'failed') {
           const handled = onFailed?.(result.error);
           if (handled) {

@@ -4,7 +4,7 @@
  * and how a closed wager ended. A load-balanced RPC can lag behind what just confirmed: reads retry.
  */
 import type { Address } from '@solana/kit';
-import { WagerStatus, type Wager } from '../protocol/wager';
+import { WagerStatus, decodeWagerEventsFromLogs, type Wager } from '../protocol/wager';
 import type { WagerRecord, WagerRecordChanges } from '../store/wager-records';
 import { decodeWagerAccount, drawnSettlement, fetchAccounts } from './chain-view';
 import type { KeeperContext } from './keeper-context';
@@ -22,8 +22,11 @@ const CLOSED_LOOKUP_ATTEMPTS = 6;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface WagerHistory {
-  /** Bucket and payout of a settlement we sent (null when not readable yet). */
-  settlementOutcome(signature: string, address: Address, settledWager: Wager): Promise<WagerRecordChanges | null>;
+  /**
+   * Bucket and payout of a settlement we sent (null when not readable yet): from its `logs` when its
+   * confirmation carried them, else read from the chain.
+   */
+  settlementOutcome(signature: string, address: Address, settledWager: Wager, logs?: readonly string[]): Promise<WagerRecordChanges | null>;
   /** Fills a parked payout's settle transaction (and request) from the history; false when not found. */
   fillSettlementFromChain(address: Address, openSlot: bigint, attempts?: number): Promise<boolean>;
   /** The settle transaction of a parked wager we did not settle: looked up once per run, beside the pass. */
@@ -142,7 +145,13 @@ export function createWagerHistory(ctx: KeeperContext, setup: KeeperSetup, inFli
      * Its WagerSettled event; else what the chain shows now (the parked wager, or the closed wager's
      * history); else drawn as the program draws them from the randomness.
      */
-    async settlementOutcome(signature, address, settledWager) {
+    async settlementOutcome(signature, address, settledWager, logs) {
+      if (logs) {
+        // The notified logs, as a getTransaction would give them: kept only when they hold the settlement
+        // (logs cut short by the validator are read again from the RPC).
+        const events = decodeWagerEventsFromLogs(logs, program);
+        if (events.some((e) => e.name === 'WagerSettled' && e.data.wager === address)) transactionEvents.set(`${program}:${signature}`, events);
+      }
       const event = await readWithRetries(() => readSettlement(rpc, signature, address, program, transactionEvents));
       if (event) return { bucket: event.bucket, payout: event.payout.toString(), payoutPending: event.pending };
       const fromChain = await settlementFromChain(address, settledWager.openSlot).catch(() => null);

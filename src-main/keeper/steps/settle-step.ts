@@ -44,8 +44,9 @@ export function createSettleStep(ctx: KeeperContext, { sendPath, setup, history,
           step: 'settle',
           address,
           build: async () => [await getSettleForWager({ caller: signer, wagerAddress: address, wager, programAddress: program })],
-          onLanded: async (signature) => {
-            const outcome = await history.settlementOutcome(signature, address, wager);
+          onLanded: async (signature, _slot, logs) => {
+            // From the transaction's logs as notified (no RPC call), else read back.
+            const outcome = await history.settlementOutcome(signature, address, wager, logs);
             // Not readable yet: stay `fulfilled` with the signature; the next passes find the outcome (history.closed).
             return outcome ? { state: 'settled', settleSignature: signature, ...outcome } : { settleSignature: signature };
           },
