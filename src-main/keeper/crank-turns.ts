@@ -66,7 +66,20 @@ export function takeoverWait(shard: Shard, owner: number): number {
 /** Steps with a deadline (the wager expires): within URGENT_SLOTS of it every keeper sends them. */
 const DEADLINE_STEPS = new Set<CrankStep>(['request', 'settle']);
 
-export function createCrankTurns({ shard, rivals, records }: { shard?: Shard; rivals?: RivalYield; records: WagerRecordStore }): CrankTurns {
+export interface CrankTurnsOptions {
+  shard?: Shard;
+  rivals?: RivalYield;
+  records: WagerRecordStore;
+  /**
+   * Reads a wager again (null once closed). A crank sent after a wait is checked against it first: the
+   * wager read at the start of the pass may have been advanced by the rival whose turn came first.
+   */
+  reread: (address: Address) => Promise<Wager | null>;
+  /** Wagers with a crank in flight (the send path's): a wager being re-read counts as one. */
+  inFlight: Set<string>;
+}
+
+export function createCrankTurns({ shard, rivals, records, reread, inFlight }: CrankTurnsOptions): CrankTurns {
   const views = new Map<string, WagerView>();
   /** First slot a payout was seen parked (its claim's due slot). */
   const parkedSince = new Map<string, bigint>();
@@ -120,8 +133,18 @@ export function createCrankTurns({ shard, rivals, records }: { shard?: Shard; ri
             }
             return Promise.resolve();
           }
-          if (foreign) takeovers[send.step] = (takeovers[send.step] ?? 0) + 1;
-          return sendPath.sendForWager(send);
+          if (wait === 0n) return sendPath.sendForWager(send);
+          // After a wait, someone else may have done it since the pass read the wager: one read instead
+          // of a crank lost at simulation (or on chain).
+          inFlight.add(send.address);
+          return reread(view.address)
+            .catch(() => view.wager) // unreadable: the send path's simulation decides
+            .then((fresh) => {
+              inFlight.delete(send.address);
+              if (!fresh || fresh.status !== view.wager.status) return;
+              if (foreign) takeovers[send.step] = (takeovers[send.step] ?? 0) + 1;
+              return sendPath.sendForWager(send);
+            });
         },
       };
     },

@@ -131,6 +131,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
     records,
     shard: options.shard && { ...options.shard, takeoverSlots: options.shard.takeoverSlots ?? DEFAULT_SHARD_TAKEOVER_SLOTS },
     rivals: options.yieldToRivals === false ? undefined : createRivalYield(ctx),
+    reread: async (address) => decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program),
+    inFlight: sendPath.inFlight,
   });
   const wagerSends = turns.gate(sendPath);
   const discovery = createDiscovery(ctx, setup, () => void scheduler.tick());

@@ -54,6 +54,7 @@ describe('keepers sharing one chain', () => {
     // Member 0 (its successor) took them over, member 1 only as a later backup.
     expect(fleet[0]!.keeper.fleet().takeovers.settle ?? 0).toBeGreaterThan(0);
     expect(later.filter((w) => shardOf(w, 3) === 2)).toHaveLength(orphaned.length);
+    for (const member of fleet) await member.stop();
   }, 300_000);
 
   it(`three independent keepers on ${WAGERS} wagers take turns once they have met: few transactions fail on chain`, async () => {
