@@ -1,0 +1,108 @@
+/**
+ * The service's listeners, up for the whole run (across cluster switches): the public /v1 API (headless,
+ * with the operator HTTP API and the built console on the same listener) and the Prometheus metrics.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { createPublicApi, listenPublicApi, type PublicApiServer } from '../api/public-api';
+import { consoleOrigins, listenError, stopInReverse } from '../commands/keeper-runtime';
+import type { GuardianEvents } from '../keeper/guardian';
+import type { KeeperEvents } from '../keeper/keeper-events';
+import type { KeeperControl } from './keeper-control';
+import { createKeeperMetrics } from './metrics';
+import { createOperatorHttp } from './operator-http';
+import { OPERATOR_HTTP, type OperatorApi, type OperatorEvent } from './operator-interface';
+import type { ResolvedOperatorOptions } from './operator-options';
+import { createOperatorApp, listenOperator } from './operator-server';
+
+export interface HostListeners {
+  /** Listens; a listener that cannot bind throws the flag's error (what started is closed by stop()). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly apiUrl: string | null;
+  readonly consoleUrl: string | null;
+  readonly corsOrigins: string[];
+  readonly metricsUrl: string | null;
+}
+
+export function createHostListeners(
+  control: KeeperControl,
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'console' | 'log'>,
+  service: {
+    api: OperatorApi;
+    onEvent(listener: (event: OperatorEvent) => void): () => void;
+    keeperEvents: EventEmitter<KeeperEvents>;
+    guardianEvents: EventEmitter<GuardianEvents>;
+  },
+): HostListeners {
+  const { flags, log } = options;
+  let api: PublicApiServer | undefined;
+  let consoleUrl: string | null = null;
+  let metricsUrl: string | null = null;
+  let corsOrigins: string[] = [];
+  const stopHost: (() => Promise<void> | void)[] = [];
+
+  return {
+    async start() {
+      const settings = control.settings();
+      const allowedOrigins = new Set<string>(settings.corsOrigins);
+      const publicApi = createPublicApi({
+        // /v1 answers 503 while the keeper restarts (a cluster switch), through requireKeeper's error.
+        keeper: {
+          submitWager: (address) => control.requireKeeper().submitWager(address),
+          lookupWager: (address) => control.requireKeeper().lookupWager(address),
+          health: () => control.requireKeeper().health(),
+        },
+        faucet: () => control.keeperSide?.core.faucet,
+        allowedOrigins,
+        onInternalError: (error, request) => log.error({ error: (error as Error)?.message, ...request }, 'public api error'),
+      });
+      const token = randomBytes(24).toString('base64url');
+      const operatorHttp = options.console
+        ? createOperatorHttp({ api: service.api, onEvent: (listener) => service.onEvent(listener), token, uiDirectory: options.console.uiDirectory, logger: log })
+        : undefined;
+      const fetch = operatorHttp ? operatorHttp.withConsole(publicApi.fetch) : publicApi.fetch;
+      api = await listenPublicApi({ fetch } as Parameters<typeof listenPublicApi>[0], { port: settings.apiPort, host: settings.apiHost }).catch((error: unknown) => {
+        throw listenError(error, '--port', settings.apiHost, settings.apiPort);
+      });
+      const server = api;
+      stopHost.push(() => {
+        operatorHttp?.endStreams();
+        return server.close();
+      });
+      // --cors-origin names exactly the origins allowed (as before the console existed); otherwise the
+      // console's own origins and the saved list.
+      if (flags.corsOrigins === undefined) for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
+      corsOrigins = [...allowedOrigins];
+      if (operatorHttp) consoleUrl = `${consoleBase(server.url)}${OPERATOR_HTTP.consolePath}#token=${token}`;
+      if (flags.metricsPort !== undefined) {
+        const port = flags.metricsPort;
+        const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: service.keeperEvents }, { events: service.guardianEvents })), port).catch((error: unknown) => {
+          throw listenError(error, '--metrics-port', '127.0.0.1', port);
+        });
+        stopHost.push(() => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
+        metricsUrl = metrics.url;
+      }
+    },
+    stop: () => stopInReverse(stopHost, log),
+    get apiUrl() {
+      return api?.url ?? null;
+    },
+    get consoleUrl() {
+      return consoleUrl;
+    },
+    get corsOrigins() {
+      return corsOrigins;
+    },
+    get metricsUrl() {
+      return metricsUrl;
+    },
+  };
+}
+
+/** The console is opened at 127.0.0.1 even when /v1 listens on every address (it answers loopback peers only). */
+function consoleBase(apiUrl: string): string {
+  const url = new URL(apiUrl);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  return url.origin;
+}

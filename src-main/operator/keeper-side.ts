@@ -1,0 +1,158 @@
+/**
+ * The keeper side of the console's core: the keeper (with its guardian and faucet) on a chain side, the key
+ * it cranks with, the guardian key this console holds, its step log and the demo app beside it.
+ */
+import { address, createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
+import { startKeeperCore, type KeeperCore } from '../commands/keeper-runtime';
+import type { Deployment } from '../deployment/deployment';
+import { GuardianKeyError, readConfiguredGuardian } from '../keeper/guardian';
+import { readGuardianKey } from '../secrets/guardian-key';
+import { loadKeeperKey } from '../secrets/keeper-key';
+import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
+import { createStepLog, type StepLog } from '../store/step-log';
+import type { ChainSide } from './chain-side';
+import { createDemoApp, demoPlacement, type DemoApp } from './demo-app';
+import type { ConsoleSettings, GuardianKeySource, KeySource } from './operator-interface';
+import type { ResolvedOperatorOptions } from './operator-options';
+
+export interface KeeperSide {
+  core: KeeperCore;
+  signer: KeyPairSigner;
+  keySource: KeySource;
+  stepLog: StepLog;
+  /** The guardian key this console holds for the deployment (the guardian then runs in core.guardian), or why none. */
+  guardianKey: { address: string; source: GuardianKeySource } | null;
+  guardianKeyProblem: string | null;
+  /** Made and ended by syncDemo as the cluster and the demo settings allow. */
+  demo: DemoApp | null;
+  stopped: boolean;
+  stop(): Promise<void>;
+}
+
+type KeeperSideOptions = Pick<ResolvedOperatorOptions, 'flags' | 'devKeyOnLocalnet' | 'keychainAccount' | 'guardianKeychainAccount' | 'log'>;
+
+export interface KeeperSideHooks {
+  /** The settings in force (read when they are needed, as they may change while the keeper starts). */
+  settings(): ConsoleSettings;
+  /** Attaches the service's listeners to the core started on `deployment`; answers how to detach them once it has stopped. */
+  attach(core: KeeperCore, stepLog: StepLog, deployment: Deployment): () => void;
+  /** The demo app changed (the status shows it). */
+  onDemoChange(): void;
+}
+
+/** Starts the keeper on `side` against `deployment`; `initial`: the host's first start (flags apply, a wrong key stops it). */
+export async function startKeeperSide(options: KeeperSideOptions, side: ChainSide, deployment: Deployment, initial: boolean, hooks: KeeperSideHooks): Promise<KeeperSide> {
+  const { flags } = options;
+  const settings = hooks.settings();
+  const key = await keeperKey(options, side);
+  const guardianKey = await guardianKeyFor(options, side, deployment, initial);
+  // This keeper grants test USDC itself only when it holds the deployment's mint authority.
+  if (initial && flags.faucet && flags.faucet.mint !== deployment.usdcMint)
+    throw new Error(`--faucet-mint ${flags.faucet.mint} is not this deployment's USDC mint (${deployment.usdcMint}): the faucet would grant a token no wager takes`);
+  const faucet =
+    side.manifest && side.manifest.usdcMint === deployment.usdcMint
+      ? { mint: side.manifest.usdcMint as Address, mintAuthority: await keypairFromBytes(side.manifest.mintAuthority) }
+      : initial
+        ? flags.faucet
+        : undefined;
+  const core = await startKeeperCore({
+    rpcUrl: side.rpcUrl,
+    wsUrl: side.wsUrl,
+    programAddress: address(deployment.programs.wager),
+    signer: key.signer,
+    dbPath: side.dbPath,
+    priorityFeeMicroLamports: settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
+    maxInFlight: settings.maxInFlight,
+    faucet,
+    paused: settings.paused,
+    ...('signer' in guardianKey
+      ? { guardian: { signer: guardianKey.signer, automatic: settings.guardianAutomatic, pauseAfterSlots: settings.guardianPauseAfterSlots, resumeAfterSlots: settings.guardianResumeAfterSlots } }
+      : {}),
+    logger: options.log,
+  });
+  const stepLog = createStepLog(core.db);
+  const detach = hooks.attach(core, stepLog, deployment);
+  const started: KeeperSide = {
+    core,
+    signer: key.signer,
+    keySource: key.source,
+    guardianKey: 'signer' in guardianKey ? { address: guardianKey.signer.address, source: guardianKey.source } : null,
+    guardianKeyProblem: 'problem' in guardianKey ? guardianKey.problem : null,
+    stepLog,
+    demo: null,
+    stopped: false,
+    async stop() {
+      started.stopped = true;
+      started.demo?.stop();
+      started.demo = null;
+      await core.stop();
+      detach();
+    },
+  };
+  await syncDemo(started, side, deployment, hooks);
+  return started;
+}
+
+/**
+ * Starts or ends the demo app as the cluster and the settings allow (demoPlacement): on a wager-keeper
+ * localnet it stakes the dev app key's test USDC; elsewhere the keeper key's own (fund it at the faucet).
+ */
+export async function syncDemo(side: KeeperSide, chainSide: ChainSide, deployment: Deployment, hooks: Pick<KeeperSideHooks, 'settings' | 'onDemoChange'>): Promise<void> {
+  const settings = hooks.settings();
+  const allowed = demoPlacement(chainSide.view, settings.demoOnTestNetworks).allowed;
+  if (!allowed) {
+    side.demo?.stop();
+    side.demo = null;
+    return;
+  }
+  if (side.demo) return side.demo.configure({ enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs });
+  const stakeOwner = chainSide.manifest ? await keypairFromBytes(chainSide.manifest.devKeys.app.keypair) : side.signer;
+  if (side.stopped || side.demo) return; // stopped or started meanwhile
+  side.demo = createDemoApp({ rpc: side.core.connection.rpc, deployment, stakeOwner, enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs, onChange: hooks.onDemoChange });
+}
+
+/** The key the keeper cranks with: --keypair, a wager-keeper localnet's funded dev key, else the OS keychain's. */
+async function keeperKey(options: KeeperSideOptions, side: ChainSide): Promise<{ signer: KeyPairSigner; source: KeySource }> {
+  if (options.flags.keypairFile) return { signer: await readKeypairFile(options.flags.keypairFile), source: 'file' };
+  // On a wager-keeper localnet the keeper cranks with its funded dev key: a first start needs no set-up.
+  if (side.manifest && options.devKeyOnLocalnet !== false) return { signer: await keypairFromBytes(side.manifest.devKeys.keeper.keypair), source: 'localnet dev key' };
+  const key = await loadKeeperKey({ account: options.keychainAccount });
+  return { signer: key.signer, source: key.source === 'file' ? 'file' : key.source };
+}
+
+/**
+ * The deployment's guardian key, where this console holds it: `--guardian-keypair FILE`; on a wager-keeper
+ * localnet its dev guardian key (unless the host keeps its own keys, as `keeper` does); else the one
+ * imported into the OS keychain. Checked against the config's guardian on chain: at the first start a
+ * wrong --guardian-keypair stops the command; otherwise the console says why it holds no usable key.
+ */
+async function guardianKeyFor(
+  options: KeeperSideOptions,
+  side: ChainSide,
+  deployment: Deployment,
+  initial: boolean,
+): Promise<{ signer: KeyPairSigner; source: GuardianKeySource } | { problem: string }> {
+  const file = options.flags.guardianKeypairFile;
+  let key: { signer: KeyPairSigner; source: GuardianKeySource };
+  try {
+    if (file) key = { signer: await readKeypairFile(file), source: 'file' };
+    else if (side.manifest && options.devKeyOnLocalnet !== false) key = { signer: await keypairFromBytes(side.manifest.devKeys.guardian.keypair), source: 'localnet dev key' };
+    else {
+      const signer = await readGuardianKey(options.guardianKeychainAccount);
+      if (!signer) return { problem: `this console holds no guardian key: import the keypair file of the deployment's guardian (${deployment.guardian}) in Settings → Guardian key` };
+      key = { signer, source: 'keychain' };
+    }
+  } catch (error) {
+    if (file && initial) throw new Error(`--guardian-keypair ${file}: ${(error as Error).message}`, { cause: error });
+    return { problem: `the guardian key cannot be read: ${(error as Error).message}` };
+  }
+  try {
+    const guardian = await readConfiguredGuardian(createSolanaRpc(side.rpcUrl), address(deployment.programs.wager));
+    if (guardian !== key.signer.address) throw new GuardianKeyError(key.signer.address, guardian);
+  } catch (error) {
+    if (!(error instanceof GuardianKeyError)) return key; // the chain cannot be read yet: the guardian checks before each action
+    if (file && initial) throw new Error(`--guardian-keypair ${file}: ${error.message}`, { cause: error });
+    return { problem: `the ${key.source === 'keychain' ? 'guardian key in the OS keychain' : key.source === 'file' ? `key in ${file}` : 'dev guardian key'}: ${error.message}` };
+  }
+  return key;
+}

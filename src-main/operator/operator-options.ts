@@ -1,0 +1,89 @@
+/**
+ * What a host (the Electron main process, `serve`, `keeper`) passes to the operator service, and how this
+ * run's command-line flags sit over the saved settings.
+ */
+import type { Address, KeyPairSigner } from '@solana/kit';
+import type { Logger } from 'pino';
+import type { SettingsBackend } from './console-settings';
+import type { ClusterSetting, ConsoleSettings } from './operator-interface';
+
+/** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
+export interface OperatorFlags {
+  /** --rpc (and --ws): the cluster to start on; without it the host's default (headless: the embedded localnet). */
+  cluster?: ClusterSetting;
+  embeddedRpcPort?: number;
+  embeddedSlotMs?: number;
+  dbPath?: string;
+  keypairFile?: string;
+  apiPort?: number;
+  apiHost?: string;
+  corsOrigins?: string[];
+  metricsPort?: number;
+  priorityFeeMicroLamports?: number;
+  maxInFlight?: number;
+  /** --faucet-mint/--faucet-authority, for the cluster given by --rpc. */
+  faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+  /** --deployment FILE, for the cluster given by --rpc (else one is found by its genesis hash). */
+  deploymentFile?: string;
+  /** `keeper --guardian-keypair FILE`: the guardian runs automatically with this key (refused at start when it is not the deployment's guardian). */
+  guardianKeypairFile?: string;
+  /** --guardian-pause-after-slots, --guardian-resume-after-slots. */
+  guardianPauseAfterSlots?: number;
+  guardianResumeAfterSlots?: number;
+}
+
+export interface OperatorServiceOptions {
+  host: 'desktop' | 'headless';
+  settings: SettingsBackend;
+  /** Where records of RPC clusters are kept (headless: ~/.local/share/wager-keeper). */
+  dataDir: string;
+  flags?: OperatorFlags;
+  /** Headless: serve the console (operator HTTP API + the built UI in `uiDirectory`) on the API listener. */
+  console?: { uiDirectory: string };
+  /** Throw from start() when the first core cannot start (the CLI exits 1); the desktop shows the error instead. */
+  failFast?: boolean;
+  keychainAccount?: string;
+  /** The keychain account of the guardian key (default "guardian"). */
+  guardianKeychainAccount?: string;
+  /** On a wager-keeper localnet, crank with its funded dev keeper key unless --keypair (default true; `keeper` keeps its own key). */
+  devKeyOnLocalnet?: boolean;
+  logger?: Logger;
+}
+
+/** The options every part of the service reads, with their defaults filled in once. */
+export interface ResolvedOperatorOptions extends Omit<OperatorServiceOptions, 'flags' | 'keychainAccount' | 'guardianKeychainAccount' | 'logger'> {
+  flags: OperatorFlags;
+  keychainAccount: string;
+  guardianKeychainAccount: string;
+  log: Logger;
+}
+
+/** The settings in force: the saved ones with this run's flags on top. */
+export function effectiveSettings(saved: ConsoleSettings, flags: OperatorFlags): ConsoleSettings {
+  return {
+    ...saved,
+    ...(flags.apiPort !== undefined ? { apiPort: flags.apiPort } : {}),
+    ...(flags.apiHost !== undefined ? { apiHost: flags.apiHost } : {}),
+    ...(flags.corsOrigins !== undefined ? { corsOrigins: flags.corsOrigins } : {}),
+    ...(flags.priorityFeeMicroLamports !== undefined ? { priorityFeeMicroLamports: flags.priorityFeeMicroLamports } : {}),
+    ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
+    // --guardian-keypair runs the guardian automatically: that is what the flag is for.
+    ...(flags.guardianKeypairFile !== undefined ? { guardianAutomatic: true } : {}),
+    ...(flags.guardianPauseAfterSlots !== undefined ? { guardianPauseAfterSlots: flags.guardianPauseAfterSlots } : {}),
+    ...(flags.guardianResumeAfterSlots !== undefined ? { guardianResumeAfterSlots: flags.guardianResumeAfterSlots } : {}),
+  };
+}
+
+/** The settings this run's flags fix (Settings shows them read-only and refuses to save them). */
+export function settingsFixedByFlags(flags: OperatorFlags): (keyof ConsoleSettings)[] {
+  return [
+    ...(flags.apiPort !== undefined ? (['apiPort'] as const) : []),
+    ...(flags.apiHost !== undefined ? (['apiHost'] as const) : []),
+    ...(flags.corsOrigins !== undefined ? (['corsOrigins'] as const) : []),
+    ...(flags.priorityFeeMicroLamports !== undefined ? (['priorityFeeMicroLamports'] as const) : []),
+    ...(flags.maxInFlight !== undefined ? (['maxInFlight'] as const) : []),
+    ...(flags.guardianKeypairFile !== undefined ? (['guardianAutomatic'] as const) : []),
+    ...(flags.guardianPauseAfterSlots !== undefined ? (['guardianPauseAfterSlots'] as const) : []),
+    ...(flags.guardianResumeAfterSlots !== undefined ? (['guardianResumeAfterSlots'] as const) : []),
+  ];
+}

@@ -1,0 +1,58 @@
+/**
+ * Settings: what is in force (saved, with this run's flags on top, which Settings shows read-only),
+ * saving changes (and restarting what they affect: the cluster, the crank loop, the guardian, the demo),
+ * and testing an RPC before switching to it.
+ */
+import { testRpcConnection } from './cluster-identity';
+import { validateSettingsChanges } from './console-settings';
+import type { KeeperControl } from './keeper-control';
+import type { KeyView, OperatorApi, OperatorEvent } from './operator-interface';
+import { settingsFixedByFlags, type ResolvedOperatorOptions } from './operator-options';
+
+export type SettingsApi = Pick<OperatorApi, 'settings' | 'saveSettings' | 'testConnection'>;
+
+export function createSettingsService(
+  control: KeeperControl,
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'settings'>,
+  service: { keyView(): Promise<KeyView>; emit(event: OperatorEvent): void },
+): SettingsApi {
+  const fixedByFlags = () => settingsFixedByFlags(options.flags);
+  const settingsApi: SettingsApi = {
+    async settings() {
+      return { settings: control.settings(), key: await service.keyView(), fixedByFlags: fixedByFlags() };
+    },
+    async saveSettings({ changes }) {
+      const checked = validateSettingsChanges(changes ?? {});
+      for (const key of fixedByFlags()) if (key in checked) throw new Error(`${key} is set by a command-line flag for this run; restart without the flag to change it here`);
+      const before = control.settings();
+      // Compared with the cluster running now (headless hosts start on their flags, not on the saved one).
+      const clusterChanged = checked.cluster !== undefined && JSON.stringify(checked.cluster) !== JSON.stringify(control.chain?.setting);
+      if (checked.cluster?.kind === 'rpc' && clusterChanged) {
+        // Refuse a cluster we cannot reach before anything stops: the running keeper keeps running.
+        const test = await testRpcConnection(checked.cluster.rpcUrl);
+        if (!test.ok) throw new Error(`${test.error} Nothing was changed: the keeper keeps running on ${control.chain?.rpcUrl ?? 'its current cluster'}.`);
+      }
+      options.settings.set(checked);
+      const after = control.settings();
+      if (checked.paused !== undefined) control.keeperSide?.core.keeper.setPaused(after.paused);
+      if (checked.guardianAutomatic !== undefined || checked.guardianPauseAfterSlots !== undefined || checked.guardianResumeAfterSlots !== undefined) {
+        // At once, beside the running keeper (no restart).
+        control.keeperSide?.core.guardian?.configure({ automatic: after.guardianAutomatic, pauseAfterSlots: after.guardianPauseAfterSlots, resumeAfterSlots: after.guardianResumeAfterSlots });
+        service.emit({ type: 'guardian' });
+      }
+      await control.syncDemo();
+      const loopChanged = before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports || before.maxInFlight !== after.maxInFlight;
+      let restarted = false;
+      if (clusterChanged && checked.cluster) {
+        await control.switchCluster(checked.cluster);
+        restarted = true;
+      } else if (loopChanged && control.chain) {
+        await control.restartKeeper();
+        restarted = true;
+      } else control.emitStatus();
+      return { view: await settingsApi.settings(), restarted };
+    },
+    testConnection: async ({ rpcUrl }) => testRpcConnection(rpcUrl),
+  };
+  return settingsApi;
+}
