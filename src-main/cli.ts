@@ -46,7 +46,7 @@ Commands:
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
-  gateway --rpc URL [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
+  gateway --rpc URL [--ws URL] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the

@@ -1,5 +1,5 @@
 /**
- * `wager-keeper gateway --rpc URL [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
+ * `wager-keeper gateway --rpc URL [--ws URL] [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
  *   [--db FILE] [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
  * The x402 gateway alone, against any cluster with a deployment (--deployment FILE, or found by the RPC's
  * genesis hash): an HTTP-only caller opens a wager with one paid request (docs/gateway.md). Its key comes
@@ -23,6 +23,7 @@ export const GATEWAY_KEYCHAIN_ACCOUNT = 'gateway';
 /** The flags of `gateway` (the usage text in cli.ts lists each; a test checks). */
 export const GATEWAY_OPTIONS = {
   rpc: { type: 'string' },
+  ws: { type: 'string' },
   deployment: { type: 'string' },
   keeper: { type: 'string' },
   port: { type: 'string' },
@@ -53,6 +54,7 @@ export function gatewayLimitsFlags(values: { 'min-amount': string; 'max-amount':
 export async function gatewayCommand(args: string[]): Promise<number> {
   const { values } = parseFlags(args, GATEWAY_OPTIONS);
   if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster the gateway opens wagers on)');
+  if (values.ws !== undefined && !/^wss?:\/\/./.test(values.ws)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got '${values.ws}')`);
   const port = portFlag('port', values.port, DEFAULT_GATEWAY_PORT);
   const limits = gatewayLimitsFlags(values);
   const keeperUrl = (values.keeper ?? `http://127.0.0.1:${DEFAULT_API_PORT}`).replace(/\/$/, '');
@@ -61,6 +63,8 @@ export async function gatewayCommand(args: string[]): Promise<number> {
   const key = await loadKeeperKey({ keypairFile: values.keypair, account: GATEWAY_KEYCHAIN_ACCOUNT });
   const served = await serveGateway({
     rpcUrl: values.rpc,
+    // Confirmations come from a logs subscription here; by default at the RPC's port + 1, as the Solana CLI assumes.
+    ...(values.ws ? { wsUrl: values.ws } : {}),
     signer: key.signer,
     dbPath: values.db,
     deployment,

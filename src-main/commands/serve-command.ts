@@ -77,6 +77,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       await fundLocalGateway(described.rpcUrl, manifest, signer);
       const served = await serveGateway({
         rpcUrl: described.rpcUrl,
+        wsUrl: manifest.wsUrl,
         signer,
         dbPath: join(dirname(described.db ?? defaultDatabasePath()), 'gateway.db'),
         deployment,
