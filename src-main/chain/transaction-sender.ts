@@ -6,7 +6,8 @@
  * Two opt-in economies (the keeper's, issue 19): a blockhash shared by every transaction for a while
  * (`blockhashMaxAgeMs`) instead of one `getLatestBlockhash` per transaction; and a fixed compute-unit
  * limit (`unitLimit`) checked by the send's own preflight instead of a separate simulation. Without them
- * a sender behaves as it always did.
+ * a sender behaves as it always did. (`resendBackoff` spares resends and block height reads of transactions
+ * that take long to confirm.)
  */
 import {
   appendTransactionMessageInstructions,
@@ -21,6 +22,7 @@ import {
   signTransactionMessageWithSigners,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   type Instruction,
   type KeyPairSigner,
@@ -49,6 +51,12 @@ export interface SenderOptions {
    * Undefined (the default): a fresh one per transaction.
    */
   blockhashMaxAgeMs?: number;
+  /**
+   * Resends at a doubling interval (1, 2, 4, then every 8 resend intervals) and lets the RPC rebroadcast
+   * in between (sent without `maxRetries: 0`), instead of resending every interval; the expiry is still
+   * checked every interval, with one `getBlockHeight` a second shared by every transaction waiting.
+   */
+  resendBackoff?: boolean;
 }
 
 /** "Program <id> failed: custom program error: 0x<code>", the runtime's line for a program's own error. */
@@ -134,7 +142,13 @@ function programRefusal(error: unknown): { err: unknown; logs: readonly string[]
 }
 
 const isPreflightFailure = (error: unknown) => isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE);
+const isAlreadyProcessed = (error: unknown) => isPreflightFailure(error) && isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED);
 const isUnknownBlockhash = (error: unknown) => isPreflightFailure(error) && isSolanaError((error as Error).cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND);
+
+/** How long one block height read serves every waiting transaction (resendBackoff). */
+const BLOCK_HEIGHT_SHARED_MS = 1_000;
+/** With resendBackoff, resends wait 1, 2, 4, then 8 resend intervals. */
+const MAX_RESEND_INTERVALS = 8;
 
 /** Refetches of a blockhash the RPC called unknown (a lagging node behind a load balancer), per transaction. */
 const UNKNOWN_BLOCKHASH_REFETCHES = 2;
@@ -187,6 +201,20 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
   const defaultPriority = options.priorityFeeMicroLamports ?? 0n;
   const resendMs = options.resendIntervalMs ?? 2_000;
   const blockhashes = createBlockhashSource(rpc, options.blockhashMaxAgeMs);
+  const backoff = options.resendBackoff === true;
+  /** The confirmed block height; with resendBackoff one read a second serves every waiting transaction. */
+  let height: { at: number; value: Promise<bigint> } | undefined;
+  const blockHeight = () => {
+    if (!backoff) return rpc.getBlockHeight({ commitment: 'confirmed' }).send();
+    if (!height || Date.now() - height.at >= BLOCK_HEIGHT_SHARED_MS) {
+      const reading = { at: Date.now(), value: rpc.getBlockHeight({ commitment: 'confirmed' }).send() };
+      reading.value.catch(() => {
+        if (height === reading) height = undefined;
+      });
+      height = reading;
+    }
+    return height.value;
+  };
 
   const build = async (instructions: readonly Instruction[], unitLimit: number, priority: bigint, known?: Lifetime) => {
     const lifetime = known ?? (await blockhashes.get());
@@ -217,16 +245,20 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
     return { draft, simulation, programs };
   };
 
-  /** Signs a transaction on `known` (or the shared blockhash); never one built before on the shared blockhash. */
+  /**
+   * Signs a transaction on `known` (or the shared blockhash), never one built before on the shared
+   * blockhash: the same instructions again (a step retried within the blockhash's life) get one compute
+   * unit more, so that they are a new transaction rather than a duplicate the RPC drops.
+   */
   const signNew = async (instructions: readonly Instruction[], unitLimit: number, priority: bigint, known?: Lifetime) => {
-    for (let attempt = 0; ; attempt++) {
-      const { message, lifetime } = await build(instructions, unitLimit, priority, known);
+    const lifetime = known ?? (await blockhashes.get());
+    for (let extra = 0; ; extra++) {
+      const { message } = await build(instructions, unitLimit + extra, priority, lifetime);
       const signed = await signTransactionMessageWithSigners(message);
       const signature = getSignatureFromTransaction(signed);
-      if (known || attempt > 0 || (await blockhashes.firstBuild(lifetime.blockhash, signature))) {
-        return { wire: getBase64EncodedWireTransaction(signed), signature, lifetime };
+      if (await blockhashes.firstBuild(lifetime.blockhash, signature)) {
+        return { wire: getBase64EncodedWireTransaction(signed), signature, lifetime, unitLimit: unitLimit + extra };
       }
-      await blockhashes.drop(lifetime.blockhash); // the same transaction again: on a newer blockhash
     }
   };
 
@@ -247,38 +279,52 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
     }
     const priority = priorityPriceWithin(asked, BigInt(unitLimit), sendOptions.maxPriorityFeeLamports);
     const programs = [...budgetPrograms(asked), ...instructions.map((ix) => ix.programAddress)];
-    const feeLamports = transactionFeeLamports(priority, BigInt(unitLimit));
 
     // 2. Send; resend until confirmed or the blockhash expires; then rebuild with a fresh blockhash.
     let unknownBlockhashes = 0;
     for (let rebuild = 0; rebuild <= (options.maxRebuilds ?? 3); rebuild++) {
-      const { wire, signature, lifetime } = await signNew(instructions, unitLimit, priority, rebuild === 0 ? known : undefined);
+      const built = await signNew(instructions, unitLimit, priority, rebuild === 0 ? known : undefined);
+      const { wire, signature, lifetime } = built;
       let expired = false;
       const checkExpiry = async () => {
-        const height = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
-        expired = height > lifetime.lastValidBlockHeight;
+        expired = (await blockHeight()) > lifetime.lastValidBlockHeight;
       };
-      const resend = () => rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send();
+      // With resendBackoff the RPC rebroadcasts it too (its default retries); else only our resends do.
+      const retries = backoff ? {} : { maxRetries: 0n };
+      const resend = () => rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight: true, ...retries }).send();
       if (preflight && rebuild === 0) {
-        try {
-          await rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed', maxRetries: 0n }).send();
-        } catch (error) {
-          const refusal = programRefusal(error);
+        const sent = await rpc
+          .sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed', ...retries })
+          .send()
+          .then(() => 'sent' as const, (error: unknown) => error);
+        if (sent !== 'sent') {
+          const refusal = programRefusal(sent);
           if (refusal) throw new TransactionFailedError('simulation', refusal.err, refusal.logs, programs);
-          if (isUnknownBlockhash(error) && unknownBlockhashes++ < UNKNOWN_BLOCKHASH_REFETCHES) {
+          if (isUnknownBlockhash(sent) && unknownBlockhashes++ < UNKNOWN_BLOCKHASH_REFETCHES) {
             await blockhashes.drop(lifetime.blockhash);
             rebuild -= 1; // not an expiry: the same attempt on a blockhash the RPC knows
             continue;
           }
-          // Any other refusal (the fixed limit too small, ...): simulate, for the measured limit and the exact error.
-          if (isPreflightFailure(error)) return send(instructions, { ...sendOptions, unitLimit: undefined });
-          throw error;
+          // Else, unless this very transaction is in already (a retried call whose first answer was lost: wait
+          // for it), simulate: the measured limit (the fixed one too small?) and the exact error.
+          if (!isAlreadyProcessed(sent)) {
+            if (isPreflightFailure(sent)) return send(instructions, { ...sendOptions, unitLimit: undefined });
+            throw sent;
+          }
         }
       } else {
         await resend();
       }
+      let intervals = 0;
+      let nextResend = 1;
+      let gap = 1;
       const resender = setInterval(() => {
-        void resend().catch(() => undefined);
+        intervals += 1;
+        if (intervals >= nextResend) {
+          void resend().catch(() => undefined);
+          if (backoff) gap = Math.min(gap * 2, MAX_RESEND_INTERVALS);
+          nextResend = intervals + gap;
+        }
         void checkExpiry().catch(() => undefined);
       }, resendMs);
       try {
@@ -294,6 +340,7 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
               [];
             throw new TransactionFailedError('execution', outcome.err, failedLogs, programs);
           }
+          const feeLamports = transactionFeeLamports(priority, BigInt(built.unitLimit));
           return { signature, slot: outcome.slot, unitsConsumed, feeLamports, ...(logs ? { logs } : {}) };
         }
         await blockhashes.drop(lifetime.blockhash); // outlived: the next build needs a newer one

@@ -13,6 +13,8 @@
  * - confirmations (with the transaction's logs) from one logsSubscribe on the keeper's address, polling
  *   getSignatureStatuses only when the WebSocket is down or silent; a settlement's bucket and payout come
  *   from those logs, not a getTransaction;
+ * - a transaction slow to confirm is resent after 2, 4, 8 s then every 16 s (the RPC rebroadcasts it in
+ *   between), its expiry checked with one getBlockHeight a second for all of them;
  * - earnings from what the keeper knows: the fee the program pays by rule (spec 8) and the fee it set.
  * And no crank is sent whose fee (base plus priority) is above what it pays the keeper (FEE_EXCEEDS_PAY).
  */
@@ -49,22 +51,24 @@ export const BLOCKHASH_MAX_AGE_MS = 10_000;
 
 /**
  * The compute-unit limit of each crank, fixed so that no simulation precedes a send (the preflight checks
- * it; one found too small falls back to simulating). Measured with `npm run bench:cu` on the deployment's
- * programs, then about 2x or more for margin (a limit costs nothing without a priority fee, and with one
- * the keeper's fee check counts the whole limit):
- * - request: 11 645 CU at 1 oracle bump try, +1 500 per further try (the oracle's PDA search; a try more
- *   is half as likely), plus a System transfer when topping up the fee account: 60 000 covers 32 tries;
- * - settle: MEASURED_SETTLE; expire: MEASURED_EXPIRE; claim_payout: MEASURED_CLAIM;
- * - strike_epoch, claim_deposit, claim_withdraw: MEASURED_LIQUIDITY.
+ * it; one found too small falls back to simulating and sends with the measured units). Measured with
+ * `npm run bench:cu` (2026-11-26), then given a wide margin: without a priority fee a limit costs nothing,
+ * and with one the fee check below counts the whole limit.
+ * - request: 11 645 CU at 1 oracle bump try, +1 500 per further try (the oracle's PDA search, each try half
+ *   as likely as the one before), plus a System transfer when topping up the fee account: 60 000 covers
+ *   32 tries;
+ * - settle: 4 415 (losing) to 5 854 (paying, 32 buckets; +6 per bucket drawn): 20 000;
+ * - expire: 3 806 to 3 943; claim_payout: 2 511; strike_epoch: 1 152 to 3 984: 10 000 each;
+ * - claim_deposit: 4 042 to 4 054; claim_withdraw: 4 100 to 5 393: 15 000 each.
  */
 export const UNIT_LIMITS: Readonly<Record<CrankStep, number>> = {
   request: 60_000,
-  settle: 40_000,
-  expire: 20_000,
-  claim_payout: 40_000,
-  strike_epoch: 60_000,
-  claim_deposit: 60_000,
-  claim_withdraw: 60_000,
+  settle: 20_000,
+  expire: 10_000,
+  claim_payout: 10_000,
+  strike_epoch: 10_000,
+  claim_deposit: 15_000,
+  claim_withdraw: 15_000,
 };
 
 /** Why a crank was not sent: its fee (base plus priority) is above what the program pays the keeper for it. */
@@ -133,7 +137,14 @@ function createKeeperConfirmer(ctx: KeeperContext): SignatureConfirmer {
 export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFeeMicroLamports }: SendPathOptions): SendPath {
   const { rpc, signer, program, events, now, log, records } = ctx;
   const confirmer = createKeeperConfirmer(ctx);
-  const sender: TransactionSender = createTransactionSender({ rpc, confirmer, payer: signer, priorityFeeMicroLamports, blockhashMaxAgeMs: BLOCKHASH_MAX_AGE_MS });
+  const sender: TransactionSender = createTransactionSender({
+    rpc,
+    confirmer,
+    payer: signer,
+    priorityFeeMicroLamports,
+    blockhashMaxAgeMs: BLOCKHASH_MAX_AGE_MS,
+    resendBackoff: true,
+  });
   /** The logs of cranks that just landed, by signature, for the step that sent them (the crank sender books only signature and slot). */
   const landedLogs = new Map<string, readonly string[]>();
   const cranks = createCrankSender({
