@@ -10,7 +10,11 @@
  * - 404 `account not found`, 422 `<address> is not a wager account of this service`;
  * - 404 `not found` (unknown route; also the faucet routes when no faucet is configured);
  * - 405 `method not allowed` with an Allow header;
- * - 413 `body too large` (over `maxBodyBytes`, default 16 KiB);
+ * - 413 `body too large` (over `maxBodyBytes`, default 16 KiB), on every route and method: a declared
+ *   Content-Length over the limit is refused before anything is read, a chunked body once it passes it;
+ * - from the listener itself (listenPublicApi), for requests no route can see: 400 `bad request` (a malformed
+ *   request line, header or Host, no Host in HTTP/1.1), 431 `request headers too large` (over Node's 16 KiB),
+ *   408 `request timeout`, 417 for an Expect other than 100-continue, 405 for CONNECT;
  * - 429 `rate limited` with Retry-After (seconds); on POST /v1/faucet also `retryAt` (Unix ms), as every
  *   faucet refusal carries one (spec 7.1);
  * - 503 `cannot read the chain` with Retry-After when the keeper needed the RPC (POST /v1/wagers, GET of
@@ -27,14 +31,17 @@
  * gets no CORS header at all, so browsers there cannot read the answers. A Set is read on every request,
  * so a runtime can add the console's own origin once the listening port is known.
  */
-import { serve } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { isAddress, type Address } from '@solana/kit';
 import { Hono, type Context, type Handler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FaucetService } from '../faucet/faucet-service';
 import type { KeeperService } from '../keeper/keeper-service';
+import { limitBodies } from './body-limit';
 import { isChainReadError } from './chain-read-error';
 import { clientKey } from './client-ip';
 import { createRateLimiter, type BucketConfig } from './rate-limiter';
@@ -188,10 +195,8 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
     await next();
   });
 
-  const limitBody = bodyLimit({
-    maxSize: maxBodyBytes,
-    onError: (c) => fail(c, 413, API_ERRORS.bodyTooLarge),
-  });
+  // Every route and method, unknown routes too: a body over the limit is refused the same way wherever it is sent.
+  app.use('*', limitBodies(maxBodyBytes, (c) => fail(c, 413, API_ERRORS.bodyTooLarge)));
 
   /** Registers `handlers` on `path` and answers other methods with 405 (OPTIONS with 204), both with Allow. */
   const route = (path: string, handlers: { GET?: Handler<Env>; POST?: Handler<Env> }) => {
@@ -202,7 +207,7 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
     ].join(', ');
     routeAllows.push({ pattern: new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}$`), allow });
     if (handlers.GET) app.get(path, handlers.GET);
-    if (handlers.POST) app.post(path, limitBody, handlers.POST);
+    if (handlers.POST) app.post(path, handlers.POST);
     app.all(path, (c) => {
       if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: allow });
       return fail(c, 405, API_ERRORS.methodNotAllowed, { Allow: allow });
@@ -298,15 +303,74 @@ export interface PublicApiServer {
 /** How long stopping waits for requests in flight before it closes their connections. */
 const CLOSE_GRACE_MS = 2_000;
 
+/**
+ * What the listener answers, as JSON `{ error }` like every route, when a request never reaches the app:
+ * Node's HTTP parser refused it (`clientError`), or @hono/node-server could not make a URL of it (a bad
+ * Host header, a backslash in the path). Without this they get an empty 400 / 431.
+ */
+export const LISTENER_ERRORS = {
+  badRequest: 'bad request',
+  headersTooLarge: 'request headers too large',
+  timeout: 'request timeout',
+  expectation: 'only Expect: 100-continue is supported',
+} as const;
+
+const answerJson = (response: ServerResponse, status: number, error: string) => {
+  response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  response.end(JSON.stringify({ error }));
+};
+
+const rawJsonResponse = (status: number, reason: string, error: string): string => {
+  const body = JSON.stringify({ error });
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+};
+
+/** Node's own clientError answer (lib/_http_server.js), in JSON: only when nothing of a response went out yet. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawJsonResponse(431, 'Request Header Fields Too Large', LISTENER_ERRORS.headersTooLarge)
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawJsonResponse(408, 'Request Timeout', LISTENER_ERRORS.timeout)
+          : rawJsonResponse(400, 'Bad Request', LISTENER_ERRORS.badRequest),
+    );
+  }
+  socket.destroy(error);
+}
+
 /** Serves `app` with @hono/node-server on `host` (default loopback); port 0 picks a free port. */
 export function listenPublicApi(
   app: Hono<Env> | Hono,
   options: { port: number; host?: string },
 ): Promise<PublicApiServer> {
   const host = options.host ?? '127.0.0.1';
+  const listener = getRequestListener(app.fetch, {
+    hostname: host,
+    // A request no URL can be made of (a bad Host, a backslash in the path): the app never sees it. The app
+    // answers its own errors (onError), so anything else here is a fault of ours.
+    errorHandler: (error) =>
+      error instanceof RequestError
+        ? Response.json({ error: LISTENER_ERRORS.badRequest }, { status: 400 })
+        : Response.json({ error: API_ERRORS.internal }, { status: 500 }),
+  });
+  // Node answers these itself with an empty body (or, for CONNECT, a closed connection): answer in JSON.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    if (request.httpVersion === '1.1' && request.headers.host === undefined)
+      return answerJson(response, 400, `${LISTENER_ERRORS.badRequest}: an HTTP/1.1 request needs a Host header`);
+    return listener(request, response);
+  });
+  server.on('clientError', answerClientError);
+  server.on('checkExpectation', (_request, response: ServerResponse) => answerJson(response, 417, LISTENER_ERRORS.expectation));
+  server.on('connect', (_request, socket: Duplex) => {
+    socket.end(rawJsonResponse(405, 'Method Not Allowed', API_ERRORS.methodNotAllowed));
+  });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: host }, (info) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
       server.off('error', reject);
+      const info = server.address() as AddressInfo;
       const hostForUrl = host.includes(':') ? `[${host}]` : host;
       resolve({
         url: `http://${hostForUrl}:${info.port}`,
@@ -314,7 +378,6 @@ export function listenPublicApi(
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
-            if (!('closeAllConnections' in server)) return;
             server.closeIdleConnections();
             // Requests in flight get a moment to answer; a connection still open after it (a stream a
             // client keeps open) must not keep the process from stopping.
@@ -322,6 +385,5 @@ export function listenPublicApi(
           }),
       });
     });
-    server.once('error', reject);
   });
 }

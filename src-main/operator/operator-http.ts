@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
+import { limitBodies } from '../api/body-limit';
 import { isChainReadError } from '../api/chain-read-error';
 import { createConsoleFiles } from './console-files';
 import { OPERATOR_HTTP, OPERATOR_METHODS, type OperatorApi, type OperatorEvent, type OperatorMethod } from './operator-interface';
@@ -36,6 +37,7 @@ export const OPERATOR_ERRORS = {
   unauthorized: 'missing or wrong operator token: open the console URL printed in the ready line ("console"), which carries the token',
   unknownMethod: 'unknown operator method',
   notJson: 'body must be a JSON object',
+  bodyTooLarge: 'body too large',
   uiMissing: 'the console UI is not built: run `npm run build` (or start with `npm start`, which builds it)',
 } as const;
 
@@ -87,6 +89,8 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
     if (!isLoopbackAddress(remote)) return fail(c, 403, OPERATOR_ERRORS.notLoopback);
     await next();
   });
+  // Before the token check, so a body over the limit is 413 on every operator path, never read whole first.
+  app.use('*', limitBodies(MAX_BODY_BYTES, (c) => fail(c, 413, OPERATOR_ERRORS.bodyTooLarge)));
 
   // ---- the UI (static files; no data in them, the token is needed for every call)
   app.get('/console', (c) => c.redirect(OPERATOR_HTTP.consolePath));
@@ -116,7 +120,6 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
     const method = c.req.param('method');
     if (!methods.has(method)) return fail(c, 404, `${OPERATOR_ERRORS.unknownMethod} '${method}'`);
     const text = await c.req.text();
-    if (text.length > MAX_BODY_BYTES) return fail(c, 413, 'body too large');
     let args: unknown = {};
     if (text.trim() !== '') {
       try {
