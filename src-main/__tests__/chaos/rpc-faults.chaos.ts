@@ -43,7 +43,7 @@ afterAll(async () => {
   await wsProxy?.close();
 });
 
-describe('a keeper behind an RPC failing 20 % of calls and a WebSocket dropped every few seconds', () => {
+describe('a keeper behind an RPC failing 20 % of calls and a WebSocket dropped every 15-30 s', () => {
   it(`settles every one of ${WAGERS} wagers and waits out every 429's Retry-After`, async () => {
     const db = bed.dir.path('keeper.db');
     const baseline = await conservationBaseline(bed.rpc, poolOf(bed.localnet.manifest));
