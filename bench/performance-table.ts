@@ -115,7 +115,12 @@ function rows(): { rows: Row[]; sources: Map<string, Loaded | undefined> } {
     { what: 'Keeper RPC calls per wager (burst)', figure: figure(burst, '{rpcCallsPerWager}'), target: '', bench: 'burst' },
     { what: 'Keeper WebSocket messages per wager (burst)', figure: figure(burst, '{wsMessagesPerWager}'), target: '', bench: 'burst' },
     { what: 'Keeper wasted fees (burst)', figure: figure(burst, '{wastedFeesPct|%}'), target: '', bench: 'burst' },
-    { what: 'Fleet', figure: fleet ? fleetFigure(fleet) : NOT_MEASURED, target: '', bench: 'fleet' },
+    {
+      what: 'Fleet: keepers sharing the wagers',
+      figure: fleet ? fleetFigure(fleet) : NOT_MEASURED,
+      target: '',
+      bench: 'fleet',
+    },
     {
       what: 'API: GET /v1/wagers/:address, requests per second',
       figure: figure(src('api'), '{requestsPerSecond.api}/s against a bare node:http {requestsPerSecond.bare}/s (ratio {ratio})'),
@@ -153,8 +158,13 @@ function rows(): { rows: Row[]; sources: Map<string, Loaded | undefined> } {
   return { rows: list, sources };
 }
 
-/** fleet.json's shape is its owner's: its top-level numbers, named. */
+/** fleet.json's shape is its owner's: its known headline fields, else its top-level numbers, named. */
 function fleetFigure(fleet: Record<string, unknown>): string {
+  const known = figure(
+    fleet,
+    'fleet: {fleetLostRacesPct|%} lost races, {fleetWastedPct|%} wasted; independent keepers: {independentLostRacesPct|%} lost races, settle p99 {independentSettleDelayP99Slots} slots; a stopped member\'s shard: {stoppedMemberShardSettledWithinTSettle} of {stoppedMemberShardWagers} settled in time',
+  );
+  if (known !== NOT_MEASURED) return known;
   const numbers = Object.entries(fleet).filter(([, value]) => typeof value === 'number');
   return numbers.length ? numbers.map(([key, value]) => `${key} ${fmt(value)}`).join(', ') : NOT_MEASURED;
 }
