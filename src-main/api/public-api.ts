@@ -363,8 +363,13 @@ export function listenPublicApi(
   });
   server.on('clientError', answerClientError);
   server.on('checkExpectation', (_request, response: ServerResponse) => answerJson(response, 417, LISTENER_ERRORS.expectation));
+  // Nothing tunnels here. The socket is no longer the HTTP server's: read and drop what the client still
+  // sends (a paused socket with a full window never closes and holds close() forever), and end it.
   server.on('connect', (_request, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.resume();
     socket.end(rawJsonResponse(405, 'Method Not Allowed', API_ERRORS.methodNotAllowed));
+    setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

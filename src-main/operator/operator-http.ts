@@ -45,7 +45,8 @@ export const OPERATOR_ERRORS = {
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-const MAX_BODY_BYTES = 64 * 1024;
+/** The largest operator call body accepted: calls carry a few small fields. */
+export const OPERATOR_MAX_BODY_BYTES = 64 * 1024;
 
 /** 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -90,7 +91,7 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
     await next();
   });
   // Before the token check, so a body over the limit is 413 on every operator path, never read whole first.
-  app.use('*', limitBodies(MAX_BODY_BYTES, (c) => fail(c, 413, OPERATOR_ERRORS.bodyTooLarge)));
+  app.use('*', limitBodies(OPERATOR_MAX_BODY_BYTES, (c) => fail(c, 413, OPERATOR_ERRORS.bodyTooLarge)));
 
   // ---- the UI (static files; no data in them, the token is needed for every call)
   app.get('/console', (c) => c.redirect(OPERATOR_HTTP.consolePath));
