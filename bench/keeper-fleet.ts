@@ -1,5 +1,6 @@
 /**
- * Keepers sharing one chain (issue 19), on an in-process localnet with 400 ms slots in real time:
+ * Keepers sharing one chain (issue 19), on a localnet (its own process) with 400 ms slots in real time,
+ * the keepers createKeeper instances in this process, each with its own key, file and connection:
  * (a) a fleet of three (`--shard 0/3`, `1/3`, `2/3`) on `wagers` wagers; (a') the same fleet after member
  * 2 stopped, on `afterKill` more wagers: how many of member 2's shard were settled within T_SETTLE;
  * (b) three independent keepers (no shard) taking turns once they have met (rival-yield.ts); (b0) the
@@ -32,7 +33,7 @@ const stopAll = async (keepers: FleetKeeper[]) => {
 };
 
 const started = Date.now();
-const bed = await startFleetBed(400);
+const bed = await startFleetBed(400, { ownProcess: true });
 const closeTimeoutMs = (wagers: number) => 120_000 + wagers * 200;
 
 // (a) the fleet

@@ -2,16 +2,17 @@
  * Whose turn a crank is (issue 19): the scheduler shows each wager's pass here before its steps, and the
  * steps send through `gate(sendPath)`, which holds back a crank until this keeper's turn comes:
  * - another shard's wager (shard.ts) waits `takeoverSlots` past the step's due slot (the owner's successor
- *   first, then the next one a slot later: takeoverWait);
- * - with rivals known (rival-yield.ts), a wager waits the slots of the rivals ranked ahead (0..2).
+ *   first, then the next one 5 slots later: takeoverWait);
+ * - with rivals known (rival-yield.ts), a wager waits a step (2 slots or more) per rival ranked ahead.
  * The steps still see every wager (its record follows the chain: requested, fulfilled, its latency); only
  * the send waits. Within URGENT_SLOTS of its deadline a request or settle is this keeper's turn whatever.
  *
  * Due slots: request at open + 2; settle at the fulfilment (the slot this keeper first saw it, kept on the
- * record); expire at expiry + 1; a parked payout's claim when this keeper first saw it parked.
+ * record); expire at expiry + 1; a parked payout's claim when this keeper first saw it parked; each no
+ * earlier than the slot this keeper first saw the wager in that status.
  */
 import type { Address } from '@solana/kit';
-import { WagerStatus, type Wager } from '../protocol/wager';
+import type { Wager } from '../protocol/wager';
 import type { CrankStep } from '../store/earnings-ledger';
 import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
 import type { RivalYield } from './rival-yield';
@@ -54,14 +55,17 @@ export interface CrankTurns {
 
 /**
  * Slots past the due slot before this member cranks a wager of shard `owner`: 0 for its own; else the
- * takeover wait, plus one slot per member between the owner and this one (owner + 1 first, then owner + 2,
- * ...), so that the survivors of a dead member take its wagers in turn instead of racing each other.
- * @example takeoverWait({ index: 0, count: 3, takeoverSlots: 20 }, 2) // 20; index 1 for owner 2: 21
+ * takeover wait, plus TAKEOVER_STEP_SLOTS per member between the owner and this one (owner + 1 first, then
+ * owner + 2, ...), so that the survivors of a dead member take its wagers in turn instead of racing.
+ * @example takeoverWait({ index: 0, count: 3, takeoverSlots: 20 }, 2) // 20; index 1 for owner 2: 25
  */
 export function takeoverWait(shard: Shard, owner: number): number {
   if (owner === shard.index) return 0;
-  return shard.takeoverSlots + ((shard.index - owner - 1 + shard.count) % shard.count);
+  return shard.takeoverSlots + TAKEOVER_STEP_SLOTS * ((shard.index - owner - 1 + shard.count) % shard.count);
 }
+
+/** Slots between one survivor's takeover and the next one's (a takeover takes a slot or two to land, more under load). */
+export const TAKEOVER_STEP_SLOTS = 5;
 
 /** Steps with a deadline (the wager expires): within URGENT_SLOTS of it every keeper sends them. */
 const DEADLINE_STEPS = new Set<CrankStep>(['request', 'settle']);
@@ -81,8 +85,8 @@ export interface CrankTurnsOptions {
 
 export function createCrankTurns({ shard, rivals, records, reread, inFlight }: CrankTurnsOptions): CrankTurns {
   const views = new Map<string, WagerView>();
-  /** First slot a payout was seen parked (its claim's due slot). */
-  const parkedSince = new Map<string, bigint>();
+  /** The slot this keeper first saw each wager in its current status. */
+  const seenSince = new Map<string, { status: number; slot: bigint }>();
   /** Steps already counted as held for a wager (each counted once). */
   const heldOnce = new Map<string, Set<CrankStep>>();
   const takeovers: Partial<Record<CrankStep, number>> = {};
@@ -90,28 +94,30 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
 
   const dueSlot = (step: CrankStep, view: WagerView): bigint => {
     const { wager, slot, address } = view;
-    if (step === 'request') return wager.openSlot + 2n;
+    // Counted from when this keeper saw it, if later: keepers that all come to a wager late (a slow pass, a
+    // late notification) still take turns instead of all finding their turn past and sending at once.
+    const seen = seenSince.get(address)?.slot ?? slot;
+    const atLeastSeen = (due: bigint) => (due > seen ? due : seen);
+    if (step === 'request') return atLeastSeen(wager.openSlot + 2n);
     if (step === 'settle') {
       const fulfilledSlot = records.get(address)?.fulfilledSlot;
       return fulfilledSlot == null ? slot : BigInt(fulfilledSlot);
     }
-    if (step === 'expire') return wager.expirySlot + 1n;
-    return parkedSince.get(address) ?? slot;
+    if (step === 'expire') return atLeastSeen(wager.expirySlot + 1n);
+    return seen;
   };
 
   return {
     see(view) {
       views.set(view.address, view);
-      if (view.wager.status === WagerStatus.PayoutPending) {
-        if (!parkedSince.has(view.address)) parkedSince.set(view.address, view.slot);
-      } else parkedSince.delete(view.address);
+      if (seenSince.get(view.address)?.status !== view.wager.status) seenSince.set(view.address, { status: view.wager.status, slot: view.slot });
     },
     done(address) {
       views.delete(address);
     },
     forget(address) {
       views.delete(address);
-      parkedSince.delete(address);
+      seenSince.delete(address);
       heldOnce.delete(address);
     },
     gate(sendPath) {
@@ -133,7 +139,11 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
             }
             return Promise.resolve();
           }
-          if (wait === 0n) return sendPath.sendForWager(send);
+          // Its latency (pass to landing) sets how far apart rivals' turns are (rival-yield.ts).
+          const timed = rivals
+            ? { ...send, onLanded: (signature: string, landed: bigint) => (rivals.landedAfter(Number(landed - view.slot)), send.onLanded(signature, landed)) }
+            : send;
+          if (wait === 0n) return sendPath.sendForWager(timed);
           // After a wait, someone else may have done it since the pass read the wager: one read instead
           // of a crank lost at simulation (or on chain).
           inFlight.add(send.address);
@@ -143,7 +153,7 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
               inFlight.delete(send.address);
               if (!fresh || fresh.status !== view.wager.status) return;
               if (foreign) takeovers[send.step] = (takeovers[send.step] ?? 0) + 1;
-              return sendPath.sendForWager(send);
+              return sendPath.sendForWager(timed);
             });
         },
       };

@@ -6,9 +6,12 @@
  * touched a wager after its opening (sent by a keeper), the ones that landed and failed (wasted fees), the
  * settle slot against the oracle's fulfilment slot, and the slots from opening to closing.
  */
-import { generateKeyPairSigner, type Address, type KeyPairSigner, type Signature } from '@solana/kit';
+import { generateKeyPairSigner, type Address, type KeyPairSigner, type Lamports, type Signature } from '@solana/kit';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { connectToChain } from '../../chain/rpc-connection';
-import { startLocalnet, type Localnet } from '../../localnet/localnet';
+import { startLocalnet, type Localnet, type LocalnetManifest } from '../../localnet/localnet';
 import type { Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
 import { shardOf } from '../shard';
@@ -17,22 +20,50 @@ import { freshDatabase, localnetParts, openWager, tempDir, type LocalnetParts } 
 export const T_SETTLE = 150;
 
 export interface FleetBed {
-  localnet: Localnet;
+  localnet: Pick<Localnet, 'rpcUrl' | 'wsUrl' | 'manifest'>;
   parts: LocalnetParts;
   dir: Awaited<ReturnType<typeof tempDir>>;
+  airdrop(to: Address, lamports: bigint): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startFleetBed(slotMs = 400): Promise<FleetBed> {
-  const localnet = await startLocalnet({ rpcPort: 0, slotMs });
-  const parts = await localnetParts(localnet);
+/**
+ * A localnet with real-time slots: in this process, or (`ownProcess`, as the bench runs it) as its own
+ * `wager-keeper localnet` process, like a validator, so that the keepers of this process do not share
+ * their event loop with the chain.
+ */
+export async function startFleetBed(slotMs = 400, { ownProcess = false } = {}): Promise<FleetBed> {
   const dir = await tempDir('fleet-');
+  if (!ownProcess) {
+    const localnet = await startLocalnet({ rpcPort: 0, slotMs });
+    return {
+      localnet,
+      parts: await localnetParts(localnet),
+      dir,
+      airdrop: async (to, lamports) => void localnet.chain.airdrop(to, lamports),
+      async stop() {
+        await localnet.stop();
+        await dir.remove();
+      },
+    };
+  }
+  const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'localnet', '--rpc-port', '0', '--slot-ms', String(slotMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const manifest = await new Promise<LocalnetManifest>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as LocalnetManifest));
+    child.once('exit', (code) => reject(new Error(`the localnet exited (${code})`)));
+  });
+  const localnet = { rpcUrl: manifest.rpcUrl, wsUrl: manifest.wsUrl, manifest };
+  const parts = await localnetParts(localnet as Localnet);
   return {
     localnet,
     parts,
     dir,
+    airdrop: async (to, lamports) => void (await parts.rpc.requestAirdrop(to, lamports as Lamports).send()),
     async stop() {
-      await localnet.stop();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
       await dir.remove();
     },
   };
@@ -52,7 +83,7 @@ export async function startKeepers(bed: FleetBed, name: string, count: number, {
   const keepers: FleetKeeper[] = [];
   for (let index = 0; index < count; index++) {
     const key = await generateKeyPairSigner();
-    bed.localnet.chain.airdrop(key.address, 100_000_000_000n);
+    await bed.airdrop(key.address, 100_000_000_000n);
     const db = freshDatabase(bed.dir, `${name}-${index}.db`);
     const keeper = createKeeper({
       connection: connectToChain(bed.localnet.rpcUrl, bed.localnet.wsUrl),
@@ -90,7 +121,7 @@ export async function openWagers(bed: FleetBed, count: number, senders = 6): Pro
     Array.from({ length: senders }, async () => {
       while (next < count) {
         next++;
-        const { wager } = await openWager(bed.parts.rpc, bed.localnet, bed.parts.app, { stake: 1_000_000n });
+        const { wager } = await openWager(bed.parts.rpc, bed.localnet as Localnet, bed.parts.app, { stake: 1_000_000n });
         opened.push(wager);
       }
     }),
@@ -188,6 +219,8 @@ export interface RunFigures {
   /** Cranks the keepers recorded as lost to another keeper (on chain or at simulation), over all their crank outcomes. */
   lostRaces: number;
   lostRacesPct: number;
+  /** Lost races per step. */
+  lostBy: Record<string, number>;
   /** Slots from the oracle's fulfilment to the settlement. */
   settleDelayAfterFulfilSlots: { p50: number | null; p99: number | null; max: number | null };
   /** Closed more than T_SETTLE slots after opening, or not settled. */
@@ -200,10 +233,12 @@ export function runFigures(figures: readonly WagerFigures[], keepers: readonly F
   const wasted = figures.reduce((sum, f) => sum + f.failed, 0);
   let lost = 0;
   let outcomes = 0;
+  const lostBy: Record<string, number> = {};
   for (const { keeper } of keepers) {
     for (const [step, counts] of Object.entries(keeper.counters())) {
       if (!['request', 'settle', 'expire'].includes(step)) continue;
       lost += counts.lost;
+      lostBy[step] = (lostBy[step] ?? 0) + counts.lost;
       outcomes += counts.landed + counts.lost + counts.skipped + counts.failed;
     }
   }
@@ -215,6 +250,7 @@ export function runFigures(figures: readonly WagerFigures[], keepers: readonly F
     wastedPct: pct(wasted, transactionsSent),
     lostRaces: lost,
     lostRacesPct: pct(lost, outcomes),
+    lostBy,
     settleDelayAfterFulfilSlots: { p50: percentile(delays, 50), p99: percentile(delays, 99), max: percentile(delays, 100) },
     lateOrExpired: figures.filter((f) => f.fulfilSlot === undefined || f.closeSlot < 0 || f.closeSlot - f.openSlot > T_SETTLE).length,
   };
