@@ -59,7 +59,7 @@ const status: StatusView = {
   error: null,
   host: 'headless',
   cluster: { name: 'localnet', rpcUrl: 'http://127.0.0.1:8899', wsUrl: 'ws://127.0.0.1:8900', genesisHash: null, embedded: true, wagerKeeperLocalnet: true, deployment: null, noDeployment: null },
-  keeper: { address: fakeAddress(99_999), keySource: 'localnet dev key' },
+  keeper: { address: fakeAddress(99_999), keySource: 'localnet dev key', shard: null },
   paused: false,
   apiUrl: 'http://127.0.0.1:7300',
   faucet: true,
@@ -92,6 +92,8 @@ const loadGenerator: OperatorApi = {
   wager: async ({ address }) => rows.find((row) => row.address === address) ?? null,
   earningsSeries: async () => [],
   recentSteps: async () => [],
+  stepTally: async () => [],
+  fleet: async () => [],
   oracleLatency: async () => [],
   settings: async () => {
     throw new Error('not part of this benchmark');

@@ -97,7 +97,7 @@ export interface KeeperCoreOptions {
   dbPath: string;
   priorityFeeMicroLamports?: bigint;
   maxInFlight?: number;
-  /** This keeper's shard of a fleet (`--shard I/N`); by default the process's (setProcessShard). */
+  /** This keeper's shard of a fleet (the console's Settings); a process's `--shard I/N` (setProcessShard) wins. */
   shard?: Shard;
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
   /** Start with the crank loop paused (the console's saved choice). */
@@ -154,7 +154,8 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
       logger,
       priorityFeeMicroLamports: options.priorityFeeMicroLamports,
       maxInFlight: options.maxInFlight,
-      shard: options.shard ?? processShard,
+      // This run's --shard flag wins over the console's saved one (flags override settings for a run).
+      shard: processShard ?? options.shard,
     });
     if (options.paused) keeper.setPaused(true);
     started.push(() => keeper.stop());

@@ -6,6 +6,8 @@
  */
 import Conf from 'conf';
 import { join } from 'node:path';
+import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard } from '../keeper/shard';
+import { fleetHealthUrl } from './fleet-watch';
 import type { ClusterSetting, ConsoleSettings } from './operator-interface';
 
 /** What both stores offer that the console uses (electron-store and conf instances satisfy it). */
@@ -34,6 +36,9 @@ export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   guardianAutomatic: false,
   guardianPauseAfterSlots: 60,
   guardianResumeAfterSlots: 20,
+  shard: '',
+  shardTakeoverSlots: DEFAULT_SHARD_TAKEOVER_SLOTS,
+  fleetMembers: [],
 };
 
 /** JSON schema (conf validates every write against it with ajv). */
@@ -78,6 +83,10 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   // T_SETTLE is 150 slots: a pause after that would come when every waiting wager has expired.
   guardianPauseAfterSlots: { type: 'integer', minimum: 1, maximum: 149, default: 60 },
   guardianResumeAfterSlots: { type: 'integer', minimum: 1, maximum: 10_000, default: 20 },
+  shard: { type: 'string', pattern: '^(\\d+/\\d+)?$', default: '' },
+  // A dead member's wager waits it twice (request, then settle), both inside T_SETTLE = 150.
+  shardTakeoverSlots: { type: 'integer', minimum: 1, maximum: 74, default: DEFAULT_SHARD_TAKEOVER_SLOTS },
+  fleetMembers: { type: 'array', items: { type: 'string', pattern: '^https?://' }, default: [] },
 } as const;
 
 /** Migrations by version (none yet: version 1.0.0 is the first schema). Append; never edit one that shipped. */
@@ -139,6 +148,20 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         break;
       case 'guardianResumeAfterSlots':
         checked.guardianResumeAfterSlots = integer(key, value, 1, 10_000, 'slots of fulfilments before the guardian resumes new wagers');
+        break;
+      case 'shardTakeoverSlots':
+        checked.shardTakeoverSlots = integer(key, value, 1, 74, "slots another shard's wager waits before this keeper takes it over (twice that must fit in T_SETTLE = 150)");
+        break;
+      case 'shard':
+        if (typeof value !== 'string') throw new Error('shard must be "I/N" (this keeper\'s index and the fleet\'s size), or empty for none');
+        if (value.trim() !== '') parseShard(value.trim().replace(/^--shard /, ''));
+        checked.shard = value.trim();
+        break;
+      case 'fleetMembers':
+        if (!Array.isArray(value) || value.some((url) => typeof url !== 'string')) throw new Error('fleetMembers must be a list of keeper API URLs');
+        // Each checked here (fleetHealthUrl throws a sentence naming the bad one).
+        for (const url of value as string[]) fleetHealthUrl(url);
+        checked.fleetMembers = [...new Set((value as string[]).map((url) => url.trim().replace(/\/+$/, '')))];
         break;
       case 'demoEnabled':
       case 'demoOnTestNetworks':

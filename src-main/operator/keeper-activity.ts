@@ -12,7 +12,7 @@ export const RECENTLY_FINISHED_MS = FINISHED_ROW_TTL_MS;
 const RECENTLY_FINISHED_LIMIT = 500;
 const DAY_MS = 86_400_000;
 
-export type KeeperActivityApi = Pick<OperatorApi, 'overview' | 'queue' | 'wager' | 'earningsSeries' | 'recentSteps' | 'oracleLatency'>;
+export type KeeperActivityApi = Pick<OperatorApi, 'overview' | 'queue' | 'wager' | 'earningsSeries' | 'recentSteps' | 'stepTally' | 'oracleLatency'>;
 
 export function createKeeperActivity(control: KeeperControl, rows: QueueRows): KeeperActivityApi {
   return {
@@ -80,6 +80,10 @@ export function createKeeperActivity(control: KeeperControl, rows: QueueRows): K
         signature: entry.signature,
         error: entry.error,
       }));
+    },
+    async stepTally({ sinceMs }) {
+      if (!Number.isFinite(sinceMs)) throw new Error('sinceMs must be a time in Unix milliseconds');
+      return control.keeperSide?.stepTally.since(sinceMs) ?? [];
     },
     async oracleLatency({ limit }) {
       return control.keeperSide?.core.keeper.oracleLatency.history(Math.min(Math.max(1, limit), 1_000)) ?? [];

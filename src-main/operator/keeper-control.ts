@@ -90,7 +90,7 @@ export function createKeeperControl(
       error: coreError,
       host: options.host,
       cluster: chain?.view ?? null,
-      keeper: keeper && keeperSide ? { address: keeper.address, keySource: keeperSide.keySource } : null,
+      keeper: keeper && keeperSide ? { address: keeper.address, keySource: keeperSide.keySource, shard: keeper.fleet().shard ?? null } : null,
       paused: current.paused,
       apiUrl: service.apiUrl(),
       faucet: Boolean(keeperSide?.core.faucet),

@@ -6,10 +6,12 @@ import { address, createSolanaRpc, type Address, type KeyPairSigner } from '@sol
 import { startKeeperCore, type KeeperCore } from '../commands/keeper-runtime';
 import type { Deployment } from '../deployment/deployment';
 import { GuardianKeyError, readConfiguredGuardian } from '../keeper/guardian';
+import { parseShard } from '../keeper/shard';
 import { readGuardianKey } from '../secrets/guardian-key';
 import { loadKeeperKey } from '../secrets/keeper-key';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
 import { createStepLog, type StepLog } from '../store/step-log';
+import { createStepTally } from '../store/step-tally';
 import type { ChainSide } from './chain-side';
 import { createDemoApp, demoPlacement, type DemoApp } from './demo-app';
 import type { ConsoleSettings, GuardianKeySource, KeySource } from './operator-interface';
@@ -20,6 +22,8 @@ export interface KeeperSide {
   signer: KeyPairSigner;
   keySource: KeySource;
   stepLog: StepLog;
+  /** Per-step figures over a window (the Overview's step table). */
+  stepTally: ReturnType<typeof createStepTally>;
   /** The guardian key this console holds for the deployment (the guardian then runs in core.guardian), or why none. */
   guardianKey: { address: string; source: GuardianKeySource } | null;
   guardianKeyProblem: string | null;
@@ -63,6 +67,8 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
     dbPath: side.dbPath,
     priorityFeeMicroLamports: settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
     maxInFlight: settings.maxInFlight,
+    // Settings → Fleet; a `--shard` flag of this run wins (keeper-runtime).
+    ...(settings.shard ? { shard: { ...parseShard(settings.shard), takeoverSlots: settings.shardTakeoverSlots } } : {}),
     faucet,
     paused: settings.paused,
     ...('signer' in guardianKey
@@ -71,6 +77,7 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
     logger: options.log,
   });
   const stepLog = createStepLog(core.db);
+  const stepTally = createStepTally(core.db);
   const detach = hooks.attach(core, stepLog, deployment);
   const started: KeeperSide = {
     core,
@@ -79,6 +86,7 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
     guardianKey: 'signer' in guardianKey ? { address: guardianKey.signer.address, source: guardianKey.source } : null,
     guardianKeyProblem: 'problem' in guardianKey ? guardianKey.problem : null,
     stepLog,
+    stepTally,
     demo: null,
     stopped: false,
     async stop() {

@@ -92,7 +92,7 @@ export interface StatusView {
   /** Which host runs the core: the desktop app or a headless `serve`/`keeper`. */
   host: 'desktop' | 'headless';
   cluster: ClusterView | null;
-  keeper: { address: string; keySource: KeySource } | null;
+  keeper: { address: string; keySource: KeySource; /** "I/N" when this keeper is one of a fleet (`--shard` or Settings → Fleet), else null. */ shard: string | null } | null;
   /** The crank loop sends nothing new while paused (in-flight sends finish). Saved in the settings. */
   paused: boolean;
   /** The public /v1 API of this keeper. */
@@ -356,6 +356,12 @@ export interface ConsoleSettings {
   guardianPauseAfterSlots: number;
   /** It resumes its own pause once the oracle has fulfilled again for this many slots with nothing waiting past the threshold. */
   guardianResumeAfterSlots: number;
+  /** This keeper's shard of a fleet, "I/N" (docs/keeper.md, Fleets), or '' for none; `--shard` overrides it for a run. */
+  shard: string;
+  /** Slots another shard's wager waits past its due slot before this keeper takes it over. */
+  shardTakeoverSlots: number;
+  /** The other fleet members' keeper APIs (e.g. http://10.0.0.2:7300), listed on the Overview from their /v1/health. */
+  fleetMembers: string[];
 }
 
 export interface KeyView {
@@ -440,6 +446,10 @@ export interface OperatorApi {
   wager(args: { address: string }): Promise<QueueRow | null>;
   earningsSeries(args: { sinceMs: number; bucketMs: number }): Promise<EarningsPoint[]>;
   recentSteps(args: { limit: number }): Promise<StepView[]>;
+  /** Per crank step since `sinceMs`: tried, landed, lost, skipped and failed (by reason), fees earned and spent. */
+  stepTally(args: { sinceMs: number }): Promise<StepTallyView[]>;
+  /** The other fleet members (Settings → Fleet) as their /v1/health last answered. */
+  fleet(): Promise<FleetMemberView[]>;
   oracleLatency(args: { limit: number }): Promise<OracleLatencyView[]>;
   settings(): Promise<SettingsView>;
 
@@ -496,6 +506,8 @@ export const OPERATOR_METHODS = [
   'wager',
   'earningsSeries',
   'recentSteps',
+  'stepTally',
+  'fleet',
   'oracleLatency',
   'settings',
   'setPaused',

@@ -23,6 +23,7 @@ import { createConsoleFaucet } from './console-faucet';
 import { createGuardianService } from './guardian-service';
 import { createHostListeners } from './host-listeners';
 import { createInspectionService } from './inspection-service';
+import { createFleetService } from './fleet-service';
 import { createKeeperActivity } from './keeper-activity';
 import { createKeeperControl } from './keeper-control';
 import { createKeeperEventRelay } from './keeper-event-relay';
@@ -104,10 +105,12 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const relay = createKeeperEventRelay({ emit, keeperEvents, guardianEvents, rows });
   const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl });
   const keys = createKeeperKeyService(control, options);
+  const fleet = createFleetService(options);
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
-    ...createSettingsService(control, options, { keyView: keys.keyView, emit }),
+    ...createSettingsService(control, options, { keyView: keys.keyView, emit, fleetMembersChanged: fleet.membersChanged }),
+    ...fleet.api,
     ...keys.api,
     ...createGuardianService(control, options, emit),
     ...createInspectionService(control, rows),
@@ -136,6 +139,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
       control.startProbe();
     },
     async stop() {
+      fleet.stop();
       await control.stop();
       await hostListeners.stop();
       listeners.clear();

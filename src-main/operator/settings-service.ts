@@ -14,7 +14,7 @@ export type SettingsApi = Pick<OperatorApi, 'settings' | 'saveSettings' | 'testC
 export function createSettingsService(
   control: KeeperControl,
   options: Pick<ResolvedOperatorOptions, 'flags' | 'settings'>,
-  service: { keyView(): Promise<KeyView>; emit(event: OperatorEvent): void },
+  service: { keyView(): Promise<KeyView>; emit(event: OperatorEvent): void; fleetMembersChanged(): void },
 ): SettingsApi {
   const fixedByFlags = () => settingsFixedByFlags(options.flags);
   const settingsApi: SettingsApi = {
@@ -41,7 +41,12 @@ export function createSettingsService(
         service.emit({ type: 'guardian' });
       }
       await control.syncDemo();
-      const loopChanged = before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports || before.maxInFlight !== after.maxInFlight;
+      if (checked.fleetMembers !== undefined) service.fleetMembersChanged();
+      const loopChanged =
+        before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports ||
+        before.maxInFlight !== after.maxInFlight ||
+        before.shard !== after.shard ||
+        before.shardTakeoverSlots !== after.shardTakeoverSlots;
       let restarted = false;
       if (clusterChanged && checked.cluster) {
         await control.switchCluster(checked.cluster);

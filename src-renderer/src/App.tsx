@@ -1,5 +1,6 @@
 /** The frame: navigation, the status line (always visible), and the current screen. */
-import { Suspense, lazy, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { lazyPart } from './lazy-part';
 import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
 import { SearchBox } from './components/SearchBox';
@@ -12,13 +13,13 @@ import { useUi, type Screen } from './ui-store';
 // Overview is the first screen and comes with the first bundle; every other screen (and recharts with
 // Oracle and Liquidity) is its own chunk, read when first opened, so the status line and the keeper
 // appear without waiting for code nobody looks at yet.
-const Queue = lazy(() => import('./screens/Queue').then((module) => ({ default: module.Queue })));
-const Inspector = lazy(() => import('./screens/Inspector').then((module) => ({ default: module.Inspector })));
-const Oracle = lazy(() => import('./screens/Oracle').then((module) => ({ default: module.Oracle })));
-const Liquidity = lazy(() => import('./screens/Liquidity').then((module) => ({ default: module.Liquidity })));
-const Faucet = lazy(() => import('./screens/Faucet').then((module) => ({ default: module.Faucet })));
-const Settings = lazy(() => import('./screens/Settings').then((module) => ({ default: module.Settings })));
-const Search = lazy(() => import('./screens/Search').then((module) => ({ default: module.Search })));
+const Queue = lazyPart(() => import('./screens/Queue'), (module) => module.Queue);
+const Inspector = lazyPart(() => import('./screens/Inspector'), (module) => module.Inspector);
+const Oracle = lazyPart(() => import('./screens/Oracle'), (module) => module.Oracle);
+const Liquidity = lazyPart(() => import('./screens/Liquidity'), (module) => module.Liquidity);
+const Faucet = lazyPart(() => import('./screens/Faucet'), (module) => module.Faucet);
+const Settings = lazyPart(() => import('./screens/Settings'), (module) => module.Settings);
+const Search = lazyPart(() => import('./screens/Search'), (module) => module.Search);
 
 const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'overview', label: 'Overview' },

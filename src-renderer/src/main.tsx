@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { preloadLazyParts } from './lazy-part';
 import { connectLiveEvents } from './live-events';
 import { BridgeContext } from './queries';
 import { pickTransport } from './transport';
@@ -47,4 +48,5 @@ if (!transport) {
       </BridgeContext.Provider>
     </StrictMode>,
   );
+  preloadLazyParts();
 }

@@ -69,6 +69,22 @@ export const useEarnings = (range: EarningsRange) => {
   });
 };
 
+/** Per crank step over the last `spanMs` (the Overview's step table); refreshed every 10 s. */
+export const useStepTally = (spanMs: number) => {
+  const bridge = useBridge();
+  return useQuery({
+    queryKey: ['stepTally', spanMs],
+    queryFn: () => bridge.call('stepTally', { sinceMs: Date.now() - spanMs }),
+    refetchInterval: 10_000,
+  });
+};
+
+/** The other fleet members as their /v1/health last answered (polled by the keeper host every 5 s). */
+export const useFleet = () => {
+  const bridge = useBridge();
+  return useQuery({ queryKey: ['fleet'], queryFn: () => bridge.call('fleet', undefined), refetchInterval: 5_000 });
+};
+
 /** The guardian: whether new wagers are paused (read on chain), its key here, its last actions. `refetchMs` also catches a pause made elsewhere. */
 export const useGuardian = (refetchMs?: number) => {
   const bridge = useBridge();

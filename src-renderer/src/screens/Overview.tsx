@@ -1,15 +1,18 @@
 /** Overview, for crankers: is the keeper running, does it earn, does its balance last, what is it doing. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { EarningsTotals } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
+import { FleetPanel } from '../components/FleetPanel';
 import { GoTo } from '../components/GoTo';
+import { StepTallyPanel } from '../components/StepTallyPanel';
+import { lazyPart } from '../lazy-part';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
 import { describeRunway, formatAge, formatDuration, formatLamports, formatSol, formatSolExact, lowBalanceAdvice } from '../model/format';
 import { useBridge, useEarnings, useHealth, useNow, useOverview, useStatus } from '../queries';
 
 // recharts is read only when there is something to draw (see EarningsChart).
-const EarningsChart = lazy(() => import('../components/EarningsChart'));
+const EarningsChart = lazyPart(() => import('../components/EarningsChart'), (module) => module.default);
 
 function KeeperCard() {
   const status = useStatus().data;
@@ -32,6 +35,7 @@ function KeeperCard() {
       <p className="muted">
         Key: {status.keeper.keySource}
         {status.keeper.keySource === 'keychain (created)' ? ' at this start: fund it before it can crank' : ''}
+        {status.keeper.shard ? `; fleet shard ${status.keeper.shard}` : ''}
       </p>
       <p className="big" title={health ? `${BigInt(health.lamports).toLocaleString('en-US')} lamports` : undefined}>
         {health ? formatSolExact(health.lamports) : '—'}
@@ -290,6 +294,8 @@ export function Overview() {
       <KeeperCard />
       <Counts />
       <Earnings />
+      <StepTallyPanel />
+      <FleetPanel />
       <RpcStatus />
       <DemoApp />
     </div>

@@ -1,5 +1,6 @@
 /** Settings: the cluster (with a connection test), the keeper key, and the loop and API options. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FleetSettings } from '../components/FleetSettings';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ConnectionTest, ConsoleSettings, KeyView, SettingsView } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
@@ -509,6 +510,7 @@ export function Settings() {
           <KeySection view={settings.data} />
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
+          <FleetSettings view={settings.data} />
         </>
       )}
     </div>

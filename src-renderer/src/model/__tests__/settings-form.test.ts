@@ -18,6 +18,9 @@ const saved: ConsoleSettings = {
   guardianAutomatic: false,
   guardianPauseAfterSlots: 60,
   guardianResumeAfterSlots: 20,
+  shard: '',
+  shardTakeoverSlots: 20,
+  fleetMembers: [],
 };
 
 describe('cluster choice', () => {
