@@ -141,7 +141,7 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
           }
           // Its latency (pass to landing) sets how far apart rivals' turns are (rival-yield.ts).
           const timed = rivals
-            ? { ...send, onLanded: (signature: string, landed: bigint) => (rivals.landedAfter(Number(landed - view.slot)), send.onLanded(signature, landed)) }
+            ? { ...send, onLanded: (signature: string, landed: bigint, logs?: readonly string[]) => (rivals.landedAfter(Number(landed - view.slot)), send.onLanded(signature, landed, logs)) }
             : send;
           if (wait === 0n) return sendPath.sendForWager(timed);
           // After a wait, someone else may have done it since the pass read the wager: one read instead

@@ -6,7 +6,7 @@
  */
 import { type Address } from '@solana/kit';
 import { getFreezeAccountInstruction } from '@solana-program/token';
-import { startTransactionHidingRpc, type TransactionHidingRpc } from './network-faults';
+import { closedPort, startTransactionHidingRpc, type TransactionHidingRpc } from './network-faults';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Keeper } from '../keeper';
@@ -35,9 +35,13 @@ afterEach(() => {
   lagging.hideWhile(() => false);
 });
 
-/** A keeper reading the chain through the lagging proxy (its WebSocket goes straight to the localnet); `start` starts it. */
+/**
+ * A keeper reading the chain through the lagging proxy; `start` starts it. Its WebSocket is down, so its
+ * confirmations come by polling, without logs: notified with logs, it has its settlement's event without
+ * reading the transaction back (keeper-settlement-from-logs.test.ts).
+ */
 async function keeperBehindLaggingRpc(name: string, { start = true, now }: { start?: boolean; now?: () => number } = {}) {
-  return (await bed.keeper(name, { start, now, rpcUrl: lagging.url })).keeper;
+  return (await bed.keeper(name, { start, now, rpcUrl: lagging.url, wsUrl: `ws://127.0.0.1:${await closedPort()}` })).keeper;
 }
 
 const settledRecord = (keeper: Keeper, wager: Address) => () => {
