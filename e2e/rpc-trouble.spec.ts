@@ -91,6 +91,8 @@ test('the RPC panel says the RPC failed while the chain is unreadable, and clear
   await expect(alert).toContainText('The keeper keeps retrying every pass');
   await expect(alert.getByRole('button', { name: 'Open Settings' })).toBeVisible();
   await expect(statusBarError).toBeVisible(); // the status bar at the top says it on every screen
+  // The slot shown is the last one read, said as such (not "read 0 s ago" as if the failed read had worked).
+  await expect(panel).toContainText(/slot\s*[\d,]+ \(last read [\d.]+ s ago\)/);
   await panel.scrollIntoViewIfNeeded();
   await attachScreenshot(page, testInfo, 'rpc-unreadable');
 

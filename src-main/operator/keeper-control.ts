@@ -139,7 +139,8 @@ export function createKeeperControl(
       const slot = await rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal: AbortSignal.timeout(5_000) });
       probe = { slot: Number(slot), latencyMs: Math.round(performance.now() - started), checkedAt: Date.now() };
     } catch {
-      probe = { slot: probe.slot, latencyMs: null, checkedAt: Date.now() };
+      // The last slot read stays, with the time it was read: a failed read must not look like a fresh one.
+      probe = { slot: probe.slot, latencyMs: null, checkedAt: probe.checkedAt };
     }
     if (!stopped) emit({ type: 'health', health: await health() });
   };

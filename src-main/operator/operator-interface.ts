@@ -216,7 +216,7 @@ export interface HealthView {
   slot: number | null;
   /** Round trip of the last getSlot, ms. */
   rpcLatencyMs: number | null;
-  /** Unix ms when slot and latency were measured. */
+  /** Unix ms when the slot was last read successfully (0: never); a failed read leaves it. */
   checkedAt: number;
   runway: RunwayView;
   oracleWait: OracleWaitView;

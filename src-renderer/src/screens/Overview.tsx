@@ -171,7 +171,7 @@ function RpcStatus() {
         <dd>{status?.cluster?.rpcUrl ?? '—'}</dd>
         <dt>slot</dt>
         <dd>
-          {health?.slot != null ? health.slot.toLocaleString('en-US') : '—'} {health?.checkedAt ? `(read ${formatAge(health.checkedAt, now)})` : ''}
+          {health?.slot != null ? health.slot.toLocaleString('en-US') : '—'} {health?.checkedAt ? `(${health.rpcError ? 'last read' : 'read'} ${formatAge(health.checkedAt, now)})` : ''}
         </dd>
         <dt>latency</dt>
         <dd>{health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</dd>
