@@ -3,7 +3,9 @@
  * and kit leaves to the caller (it neither retries nor checks freshness):
  *
  * - retries of what is worth retrying: HTTP 429 (after its Retry-After, capped), 5xx, a cut connection,
- *   a call with no answer within `timeoutMs`; never a call the caller aborted;
+ *   a call with no answer within `timeoutMs` (`readTimeoutMs` for the quick reads a keeper pass waits on:
+ *   one stalled read must not hold a whole pass, and the wagers behind it, for 15 s); never a call the
+ *   caller aborted;
  * - stale answers refused (and retried): an answer whose context slot is older than one this connection
  *   already saw for the same method and commitment (a lagging node behind a load balancer, a caching
  *   proxy), or whose list does not match the request (getMultipleAccounts, getSignatureStatuses answering
@@ -20,6 +22,8 @@ export interface ResilientTransportOptions {
   attempts?: number;
   /** A call with no answer after this long is abandoned and tried again. */
   timeoutMs?: number;
+  /** The same for the quick reads (QUICK_READS: slot, accounts, blockhash, statuses, balance), default 4 s. */
+  readTimeoutMs?: number;
   /** The longest Retry-After honoured (a longer one is cut to this). */
   maxRetryAfterMs?: number;
   /** Lower answers in a row after which a lower context slot is believed. */
@@ -35,6 +39,9 @@ export class StaleAnswerError extends Error {
     this.name = 'StaleAnswerError';
   }
 }
+
+/** Reads a node answers from memory in milliseconds; a stalled one is better asked again than waited for. */
+const QUICK_READS = new Set(['getSlot', 'getBlockHeight', 'getAccountInfo', 'getMultipleAccounts', 'getLatestBlockhash', 'getSignatureStatuses', 'getBalance', 'getTokenAccountBalance', 'getEpochInfo', 'getGenesisHash', 'getMinimumBalanceForRentExemption', 'isBlockhashValid']);
 
 type JsonRpcPayload = { method?: unknown; params?: unknown };
 type AnswerBody = { result?: unknown; error?: { code?: unknown } };
@@ -95,6 +102,7 @@ export function createResilientTransport(options: ResilientTransportOptions): Rp
   const base = createDefaultRpcTransport({ url: options.url });
   const attempts = options.attempts ?? 4;
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const readTimeoutMs = Math.min(options.readTimeoutMs ?? 4_000, timeoutMs);
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 5_000;
   const streakLimit = options.staleStreakLimit ?? 3;
   /** The highest slot answered so far, per method and commitment; and lower answers in a row. */
@@ -118,7 +126,8 @@ export function createResilientTransport(options: ResilientTransportOptions): Rp
     const payload = config.payload as JsonRpcPayload;
     const method = typeof payload?.method === 'string' ? payload.method : '?';
     for (let attempt = 1; ; attempt++) {
-      const signal = config.signal ? AbortSignal.any([config.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+      const limitMs = QUICK_READS.has(method) ? readTimeoutMs : timeoutMs;
+      const signal = config.signal ? AbortSignal.any([config.signal, AbortSignal.timeout(limitMs)]) : AbortSignal.timeout(limitMs);
       try {
         const body = (await base({ payload: config.payload, signal })) as AnswerBody;
         // A node behind the slot asked for: another node may answer; the last try hands the RPC's own error on.

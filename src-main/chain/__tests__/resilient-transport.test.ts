@@ -58,6 +58,16 @@ describe('the resilient RPC transport', () => {
     expect(await rpc.getGenesisHash().send()).toBe(localnet.manifest.genesisHash);
   });
 
+  it('abandons a quick read that stalls and asks again, instead of holding the caller for the whole call timeout', async () => {
+    const retries: { method: string; reason: string }[] = [];
+    const rpc = createChainRpc(proxy.url, { readTimeoutMs: 500, onRetry: ({ method, reason }) => retries.push({ method, reason }) });
+    proxy.injectNext('stall', 1, 'getSlot'); // held 3 s by the proxy
+    const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    expect(slot).toBeGreaterThan(0n);
+    expect(retries.map((retry) => retry.method)).toEqual(['getSlot']);
+    expect(retries[0]!.reason).toMatch(/timeout|no answer|abort/i);
+  });
+
   it("gives up after its attempts with the RPC's own error, so a dead RPC is still reported", async () => {
     const rpc = createChainRpc(proxy.url, { attempts: 3 });
     proxy.injectNext('http500', 3, 'getGenesisHash');
