@@ -6,54 +6,18 @@
  * back, both go and the slot moves on.
  */
 import { expect, test } from '@playwright/test';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { startTcpProxy } from '../src-main/keeper/__tests__/network-faults';
 import { attachScreenshot, startCommand, type RunningCommand, type ServeReady } from './console-fixture';
 
-interface TcpForward {
-  port: number;
-  down(): void;
-  up(): void;
-  close(): Promise<void>;
-}
-
-/** Forwards 127.0.0.1:`port` to 127.0.0.1:`target`; `down()` cuts every connection and refuses new ones. */
-async function forward(port: number, target: number): Promise<TcpForward> {
-  let isDown = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (isDown) return void client.destroy();
-    const upstream = connect(target, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
-  return {
-    port,
-    down() {
-      isDown = true;
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-    },
-    up: () => void (isDown = false),
-    close: () => new Promise<void>((resolve) => (isDown = true, server.close(() => resolve()), sockets.forEach((s) => s.destroy()))),
-  };
-}
+type TcpForward = Awaited<ReturnType<typeof startTcpProxy>>;
 
 /** Two forwards on adjacent ports P and P + 1 (the keeper takes the WebSocket at the RPC's port + 1). */
 async function adjacentForwards(rpcTarget: number, wsTarget: number): Promise<[TcpForward, TcpForward]> {
   for (let attempt = 0; ; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 30_000);
-    const rpc = await forward(port, rpcTarget).catch(() => undefined);
+    const rpc = await startTcpProxy(rpcTarget, { port }).catch(() => undefined);
     if (!rpc) continue;
-    const ws = await forward(port + 1, wsTarget).catch(() => undefined);
+    const ws = await startTcpProxy(wsTarget, { port: port + 1 }).catch(() => undefined);
     if (ws) return [rpc, ws];
     await rpc.close();
     if (attempt > 20) throw new Error('no two adjacent free ports');

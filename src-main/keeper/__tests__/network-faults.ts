@@ -18,8 +18,8 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** A TCP proxy on 127.0.0.1 to `targetPort` (on 127.0.0.1). */
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+/** A TCP proxy on 127.0.0.1 to `targetPort` (on 127.0.0.1), on `options.port` (default: any free port; rejects when taken). */
+export async function startTcpProxy(targetPort: number, options: { port?: number } = {}): Promise<TcpProxy & { port: number }> {
   let isDown = false;
   let target = targetPort;
   const sockets = new Set<Socket>();
@@ -37,7 +37,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     upstream.on('error', drop).on('close', drop);
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as { port: number };
   const cut = () => {
     for (const socket of sockets) socket.destroy();
@@ -48,6 +48,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     cut();
   };
   return {
+    port,
     url: `http://127.0.0.1:${port}`,
     down,
     up: () => void (isDown = false),
