@@ -39,7 +39,7 @@ const closeTimeoutMs = (wagers: number) => 120_000 + wagers * 200;
 // (a) the fleet
 const fleet = await startKeepers(bed, 'fleet', 3, { shards: true });
 stage('fleet started', { shards: await Promise.all(fleet.map(async (k) => (await k.keeper.health()).shard)) });
-const fleetWagers = await openWagers(bed, WAGERS, 8);
+const fleetWagers = await openWagers(bed, WAGERS, 8, (opened) => stage('opening', { opened }));
 stage('fleet: opened', { wagers: fleetWagers.length });
 await waitClosed(bed, fleetWagers, closeTimeoutMs(WAGERS));
 const fleetRun = runFigures(await wagerFigures(bed, fleetWagers, oracleRequestFrom(fleet), 3), fleet);
@@ -64,7 +64,7 @@ await stopAll(fleet);
 
 // (b) three independent keepers, taking turns once they have met
 const independent = await startKeepers(bed, 'independent', 3);
-const independentWagers = await openWagers(bed, WAGERS, 8);
+const independentWagers = await openWagers(bed, WAGERS, 8, (opened) => stage('opening', { opened }));
 await waitClosed(bed, independentWagers, closeTimeoutMs(WAGERS));
 const independentRun = { ...runFigures(await wagerFigures(bed, independentWagers, oracleRequestFrom(independent)), independent), rivalsKnown: independent.map((k) => k.keeper.fleet().rivals.length) };
 stage('independent: done', independentRun);

@@ -114,7 +114,7 @@ export async function startKeepers(bed: FleetBed, name: string, count: number, {
 }
 
 /** Opens `count` wagers with `senders` at once (each waits for its open to land); every keeper finds them by its subscription. */
-export async function openWagers(bed: FleetBed, count: number, senders = 6): Promise<Address[]> {
+export async function openWagers(bed: FleetBed, count: number, senders = 6, onProgress?: (opened: number) => void): Promise<Address[]> {
   const opened: Address[] = [];
   let next = 0;
   await Promise.all(
@@ -123,6 +123,7 @@ export async function openWagers(bed: FleetBed, count: number, senders = 6): Pro
         next++;
         const { wager } = await openWager(bed.parts.rpc, bed.localnet as Localnet, bed.parts.app, { stake: 1_000_000n });
         opened.push(wager);
+        if (opened.length % 100 === 0) onProgress?.(opened.length);
       }
     }),
   );

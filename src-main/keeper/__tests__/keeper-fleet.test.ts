@@ -1,9 +1,9 @@
 /**
- * Issue 19 on a real localnet (400 ms slots, real time): three keepers as a fleet (`shard` 0/3, 1/3, 2/3)
+ * Issue 19 on a real localnet (its own process, 400 ms slots, real time): three keepers as a fleet (`shard` 0/3, 1/3, 2/3)
  * settle every wager with under 1 % lost races and no fee wasted on the chain; one member stopped, the
  * wagers of its shard are still settled inside T_SETTLE by the others. And three keepers that know nothing
- * of each other take turns once they have met (rival-yield.ts): few of their transactions fail on chain,
- * and the settlements are not held up. FLEET_TEST_WAGERS (default 150) sets the size; the bench
+ * of each other take turns once they have met (rival-yield.ts): none of their transactions fails on chain,
+ * and fewer of their cranks are lost than when racing blind. FLEET_TEST_WAGERS (default 150) sets the size; the bench
  * (`npm run bench:fleet`) runs 1 000 and prints the figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ let bed: FleetBed;
 const running: FleetKeeper[] = [];
 
 beforeAll(async () => {
-  bed = await startFleetBed(400);
+  // The chain as its own process, like a validator: the keepers of this process do not wait on its work.
+  bed = await startFleetBed(400, { ownProcess: true });
 });
 afterAll(async () => {
   for (const keeper of running) await keeper.stop();
@@ -67,7 +68,11 @@ describe('keepers sharing one chain', () => {
     expect(run.lateOrExpired).toBe(0);
     // Each met the two others.
     for (const keeper of keepers) expect(keeper.keeper.fleet().rivals).toHaveLength(2);
-    // Racing blind, 30 % failed on chain; taking turns, under 10 % (margin for a loaded machine: the bench measures).
-    expect(run.wastedPct).toBeLessThan(15);
+    // Nothing paid for on chain in vain (the send's preflight refuses a crank already done; on a real
+    // cluster a race the preflight cannot see lands and fails, which is what the turns avoid).
+    expect(run.wastedPct).toBeLessThan(10);
+    // Racing blind, two of three keepers lose every step (67 %); taking turns, fewer (the bench measures
+    // how many; a loaded machine delays the first keeper's crank past the next one's turn at times).
+    expect(run.lostRacesPct).toBeLessThan(60);
   }, 300_000);
 });
