@@ -40,14 +40,21 @@ export function createConsoleFiles(uiDirectory: string): { read(path: string): C
       let file = cache.get(full);
       if (!file || file.modifiedMs !== modifiedMs) {
         const bytes = readFileSync(full);
-        file = { body: new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)), type: getMimeType(full) ?? 'application/octet-stream', modifiedMs };
+        file = {
+          body: new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+          type: getMimeType(full) ?? 'application/octet-stream',
+          modifiedMs,
+        };
         cache.set(full, file);
       }
       // Built assets carry a content hash in their names: a browser may keep them; index.html it must re-ask.
       const immutable = relative.startsWith('/assets/');
       return {
         body: file.body,
-        headers: { 'content-type': file.type, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' },
+        headers: {
+          'content-type': file.type,
+          'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        },
       };
     },
   };

@@ -8,7 +8,11 @@ import type { ResolvedOperatorOptions } from './operator-options';
 
 export type FleetApi = Pick<OperatorApi, 'fleet'>;
 
-export function createFleetService(options: Pick<ResolvedOperatorOptions, 'settings'>): { api: FleetApi; membersChanged(): void; stop(): void } {
+export function createFleetService(options: Pick<ResolvedOperatorOptions, 'settings'>): {
+  api: FleetApi;
+  membersChanged(): void;
+  stop(): void;
+} {
   let watched = '';
   let watch: ReturnType<typeof createFleetWatch> | null = null;
   const sync = () => {

@@ -30,18 +30,24 @@ export function fleetHealthUrl(url: string): string {
   } catch {
     throw new Error(`fleet member '${url}' is not a URL: give its keeper API, e.g. http://10.0.0.2:7300`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`fleet member '${url}' must be an http(s) URL of its keeper API`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`fleet member '${url}' must be an http(s) URL of its keeper API`);
   const path = parsed.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${parsed.origin}${path}/v1/health`;
 }
 
 const shardText = (shard: unknown): string | null => {
   if (typeof shard === 'string') return shard;
-  if (shard && typeof shard === 'object' && 'index' in shard && 'count' in shard) return `${String(shard.index)}/${String(shard.count)}`;
+  if (shard && typeof shard === 'object' && 'index' in shard && 'count' in shard)
+    return `${String(shard.index)}/${String(shard.count)}`;
   return null;
 };
 
-export function createFleetWatch(options: FleetWatchOptions): { members(): FleetMemberView[]; pollNow(): Promise<void>; stop(): void } {
+export function createFleetWatch(options: FleetWatchOptions): {
+  members(): FleetMemberView[];
+  pollNow(): Promise<void>;
+  stop(): void;
+} {
   const now = options.now ?? Date.now;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const startedAt = now();
@@ -61,10 +67,13 @@ export function createFleetWatch(options: FleetWatchOptions): { members(): Fleet
 
   const poll = async (member: FleetMemberView) => {
     try {
-      const response = await fetch(fleetHealthUrl(member.url), { signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+      const response = await fetch(fleetHealthUrl(member.url), {
+        signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      });
       if (!response.ok) throw new Error(`answered HTTP ${response.status}`);
       const health = (await response.json()) as Record<string, unknown>;
-      if (typeof health.keeper !== 'string' || typeof health.lastTick !== 'number') throw new Error('answered something that is not a keeper health record');
+      if (typeof health.keeper !== 'string' || typeof health.lastTick !== 'number')
+        throw new Error('answered something that is not a keeper health record');
       Object.assign(member, {
         keeper: health.keeper,
         lamports: typeof health.lamports === 'string' ? health.lamports : null,
@@ -77,7 +86,12 @@ export function createFleetWatch(options: FleetWatchOptions): { members(): Fleet
         error: null,
       });
     } catch (error) {
-      const reason = error instanceof Error ? (error.name === 'TimeoutError' ? 'no answer in time' : error.message) : String(error);
+      const reason =
+        error instanceof Error
+          ? error.name === 'TimeoutError'
+            ? 'no answer in time'
+            : error.message
+          : String(error);
       member.error = reason === 'fetch failed' ? 'unreachable (connection refused or no route)' : reason;
     }
     member.stale = now() - (member.answeredAtMs ?? startedAt) >= staleAfterMs;
@@ -87,7 +101,10 @@ export function createFleetWatch(options: FleetWatchOptions): { members(): Fleet
     await Promise.all(members.map(poll));
     options.onChange?.(members.map((member) => ({ ...member })));
   };
-  const timer = members.length > 0 ? setInterval(() => void pollNow(), options.intervalMs ?? DEFAULT_INTERVAL_MS) : undefined;
+  const timer =
+    members.length > 0
+      ? setInterval(() => void pollNow(), options.intervalMs ?? DEFAULT_INTERVAL_MS)
+      : undefined;
   timer?.unref();
   if (members.length > 0) void pollNow();
   return {

@@ -45,38 +45,74 @@ function topReasons(reasons: Map<string, number>): { reason: string; count: numb
 }
 
 export function createStepTally(db: Database): { since(sinceMs: number): StepTally[] } {
-  const steps = db.prepare('SELECT step, outcome, error, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY step, outcome, error');
+  const steps = db.prepare(
+    'SELECT step, outcome, error, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY step, outcome, error',
+  );
   const fees = db.prepare(
     'SELECT step, COALESCE(SUM(received_lamports), 0) AS received, COALESCE(SUM(fee_lamports), 0) AS fee FROM earnings WHERE at >= ? GROUP BY step',
   );
   return {
     since(sinceMs) {
-      const byStep = new Map<CrankStep, StepTally & { reasons: Map<string, number>; skipReasons: Map<string, number> }>();
+      const byStep = new Map<
+        CrankStep,
+        StepTally & { reasons: Map<string, number>; skipReasons: Map<string, number> }
+      >();
       const entry = (step: CrankStep) => {
         let tally = byStep.get(step);
         if (!tally) {
-          tally = { step, tried: 0, landed: 0, lost: 0, skipped: 0, failed: 0, failures: [], receivedLamports: 0, feeLamports: 0, skips: [], reasons: new Map(), skipReasons: new Map() };
+          tally = {
+            step,
+            tried: 0,
+            landed: 0,
+            lost: 0,
+            skipped: 0,
+            failed: 0,
+            failures: [],
+            receivedLamports: 0,
+            feeLamports: 0,
+            skips: [],
+            reasons: new Map(),
+            skipReasons: new Map(),
+          };
           byStep.set(step, tally);
         }
         return tally;
       };
-      for (const row of steps.all(sinceMs) as { step: CrankStep; outcome: 'landed' | 'lost' | 'skipped' | 'failed'; error: string | null; n: number }[]) {
+      for (const row of steps.all(sinceMs) as {
+        step: CrankStep;
+        outcome: 'landed' | 'lost' | 'skipped' | 'failed';
+        error: string | null;
+        n: number;
+      }[]) {
         const tally = entry(row.step);
         const count = Number(row.n);
         tally.tried += count;
         tally[row.outcome] += count;
-        const reasons = row.outcome === 'failed' ? tally.reasons : row.outcome === 'skipped' ? tally.skipReasons : undefined;
+        const reasons =
+          row.outcome === 'failed'
+            ? tally.reasons
+            : row.outcome === 'skipped'
+              ? tally.skipReasons
+              : undefined;
         if (reasons) {
           const reason = failureReason(row.error);
           reasons.set(reason, (reasons.get(reason) ?? 0) + count);
         }
       }
-      for (const row of fees.all(new Date(sinceMs).toISOString()) as { step: CrankStep; received: number; fee: number }[]) {
+      for (const row of fees.all(new Date(sinceMs).toISOString()) as {
+        step: CrankStep;
+        received: number;
+        fee: number;
+      }[]) {
         const tally = entry(row.step);
         tally.receivedLamports = Number(row.received);
         tally.feeLamports = Number(row.fee);
       }
-      return [...byStep.values()].map(({ reasons, skipReasons, ...tally }) => ({ ...tally, failures: topReasons(reasons), skips: topReasons(skipReasons) }));
+      return [...byStep.values()].map(({ reasons, skipReasons, ...tally }) => ({
+        ...tally,
+        failures: topReasons(reasons),
+        skips: topReasons(skipReasons),
+      }));
     },
   };
 }

@@ -35,5 +35,8 @@ export function lazyPart<M, P = any>(load: () => Promise<M>, pick: (module: M) =
  */
 export function preloadLazyParts(afterMs = 1_500): void {
   const start = () => void Promise.all(loaders.map((load) => load()));
-  setTimeout(() => ('requestIdleCallback' in window ? window.requestIdleCallback(start, { timeout: 2_000 }) : start()), afterMs);
+  setTimeout(
+    () => ('requestIdleCallback' in window ? window.requestIdleCallback(start, { timeout: 2_000 }) : start()),
+    afterMs,
+  );
 }

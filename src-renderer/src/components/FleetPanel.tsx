@@ -11,7 +11,13 @@ function MemberRow({ member, now }: { member: FleetMemberView; now: number }) {
       <th scope="row">
         <code>{member.url}</code>
       </th>
-      <td>{member.keeper ? <Address value={member.keeper} label={`Copy the keeper address of ${member.url}`} /> : '—'}</td>
+      <td>
+        {member.keeper ? (
+          <Address value={member.keeper} label={`Copy the keeper address of ${member.url}`} />
+        ) : (
+          '—'
+        )}
+      </td>
       <td>{member.lamports !== null ? formatSolExact(member.lamports) : '—'}</td>
       <td>{member.lastTick !== null ? formatAge(member.lastTick, now) : '—'}</td>
       <td>{member.queue !== null ? `${member.queue.toLocaleString('en-US')} wagers` : '—'}</td>
@@ -19,15 +25,18 @@ function MemberRow({ member, now }: { member: FleetMemberView; now: number }) {
       <td>
         {member.stale ? (
           <span className="error">
-            Not answering{member.answeredAtMs ? ` since ${formatAge(member.answeredAtMs, now)}` : ''}: {member.error ?? 'no answer'}. Check that machine's keeper
-            and its network; its shard is taken over by the others after the takeover delay.
+            Not answering{member.answeredAtMs ? ` since ${formatAge(member.answeredAtMs, now)}` : ''}:{' '}
+            {member.error ?? 'no answer'}. Check that machine's keeper and its network; its shard is taken
+            over by the others after the takeover delay.
           </span>
         ) : member.error ? (
           <span className="warn">Last poll failed: {member.error}</span>
         ) : member.rpcError ? (
           <span className="warn">Its RPC fails: {member.rpcError}</span>
         ) : (
-          <span className="ok">answering{member.answeredAtMs ? ` (${formatAge(member.answeredAtMs, now)})` : ''}</span>
+          <span className="ok">
+            answering{member.answeredAtMs ? ` (${formatAge(member.answeredAtMs, now)})` : ''}
+          </span>
         )}
       </td>
     </tr>
@@ -66,7 +75,8 @@ export function FleetPanel() {
         </tbody>
       </table>
       <p className="muted small">
-        Polled every 5 s from each member's public API. <GoTo screen="settings">Settings</GoTo> lists the members.
+        Polled every 5 s from each member's public API. <GoTo screen="settings">Settings</GoTo> lists the
+        members.
       </p>
     </section>
   );

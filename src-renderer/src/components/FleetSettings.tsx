@@ -21,7 +21,11 @@ export function FleetSettings({ view }: { view: SettingsView }) {
   const save = useMutation({
     mutationFn: () =>
       bridge.call('saveSettings', {
-        changes: { shard: shard.trim(), shardTakeoverSlots: Number(takeover), fleetMembers: membersOf(members) },
+        changes: {
+          shard: shard.trim(),
+          shardTakeoverSlots: Number(takeover),
+          fleetMembers: membersOf(members),
+        },
       }),
     onSuccess: (result) => {
       client.setQueryData(['settings'], result.view);
@@ -37,27 +41,55 @@ export function FleetSettings({ view }: { view: SettingsView }) {
     <section className="panel" aria-labelledby="fleet-settings-title">
       <h2 id="fleet-settings-title">Fleet</h2>
       <p className="muted small">
-        Several machines cranking one deployment as one fleet: each takes first the wagers of its shard, and another shard's wager only once it has waited the
-        takeover delay past its due slot, so members do not race each other and a member that dies loses nothing.{' '}
+        Several machines cranking one deployment as one fleet: each takes first the wagers of its shard, and
+        another shard's wager only once it has waited the takeover delay past its due slot, so members do not
+        race each other and a member that dies loses nothing.{' '}
         {running ? `This keeper runs as shard ${running}.` : 'This keeper takes every wager (no shard).'}
       </p>
       <form onSubmit={submit} noValidate>
         <div className="form-grid">
           <label htmlFor="fleet-shard">This keeper's shard</label>
           <div className="field">
-            <input id="fleet-shard" type="text" placeholder="e.g. 0/3" value={shard} onChange={(e) => setShard(e.target.value)} />
-            <span className="muted note">I/N: this keeper's number from 0 to N-1 and the fleet's size; empty for none. Saving restarts the keeper.</span>
+            <input
+              id="fleet-shard"
+              type="text"
+              placeholder="e.g. 0/3"
+              value={shard}
+              onChange={(e) => setShard(e.target.value)}
+            />
+            <span className="muted note">
+              I/N: this keeper's number from 0 to N-1 and the fleet's size; empty for none. Saving restarts
+              the keeper.
+            </span>
           </div>
           <label htmlFor="fleet-takeover">Takeover delay</label>
           <div className="field">
-            <input id="fleet-takeover" type="text" inputMode="numeric" value={takeover} onChange={(e) => setTakeover(e.target.value)} />
+            <input
+              id="fleet-takeover"
+              type="text"
+              inputMode="numeric"
+              value={takeover}
+              onChange={(e) => setTakeover(e.target.value)}
+            />
             <span className="unit">slots</span>
-            <span className="muted note">past a wager's due slot before another shard's wager is taken over (1 to 74: twice it must fit in the 150-slot window).</span>
+            <span className="muted note">
+              past a wager's due slot before another shard's wager is taken over (1 to 74: twice it must fit
+              in the 150-slot window).
+            </span>
           </div>
           <label htmlFor="fleet-members">Fleet members</label>
           <div className="field">
-            <textarea id="fleet-members" rows={3} placeholder="http://10.0.0.2:7300" value={members} onChange={(e) => setMembers(e.target.value)} />
-            <span className="muted note">The other members' keeper APIs, one per line; the Overview lists each from its public /v1/health.</span>
+            <textarea
+              id="fleet-members"
+              rows={3}
+              placeholder="http://10.0.0.2:7300"
+              value={members}
+              onChange={(e) => setMembers(e.target.value)}
+            />
+            <span className="muted note">
+              The other members' keeper APIs, one per line; the Overview lists each from its public
+              /v1/health.
+            </span>
           </div>
         </div>
         <div className="actions">

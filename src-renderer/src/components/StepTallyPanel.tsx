@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { StepTallyView } from '../../../src-main/operator/operator-interface';
 import { formatSol } from '../model/format';
+import { RangeButtons } from './RangeButtons';
 import { useStepTally } from '../queries';
 
 const WINDOWS = [
@@ -20,7 +21,8 @@ const STEP_WORDS: Record<string, string> = {
 };
 const STEP_ORDER = Object.keys(STEP_WORDS);
 
-const reasonsText = (reasons: { reason: string; count: number }[]) => reasons.map(({ reason, count }) => `${reason} × ${count.toLocaleString('en-US')}`).join(', ');
+const reasonsText = (reasons: { reason: string; count: number }[]) =>
+  reasons.map(({ reason, count }) => `${reason} × ${count.toLocaleString('en-US')}`).join(', ');
 
 function StepRow({ tally }: { tally: StepTallyView }) {
   const net = tally.receivedLamports - tally.feeLamports;
@@ -49,18 +51,19 @@ export function StepTallyPanel() {
   const [windowIndex, setWindowIndex] = useState(0);
   const window = WINDOWS[windowIndex]!;
   const tally = useStepTally(window.spanMs);
-  const rows = [...(tally.data ?? [])].sort((a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step));
+  const rows = [...(tally.data ?? [])].sort(
+    (a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step),
+  );
   return (
     <section className="panel wide" aria-labelledby="steps-title">
       <div className="chart-head">
         <h2 id="steps-title">Cranks by step</h2>
-        <div className="range" role="group" aria-label="Window of the step table">
-          {WINDOWS.map((w, index) => (
-            <button key={w.label} type="button" aria-pressed={index === windowIndex} onClick={() => setWindowIndex(index)}>
-              {w.label}
-            </button>
-          ))}
-        </div>
+        <RangeButtons
+          label="Window of the step table"
+          ranges={WINDOWS}
+          chosen={windowIndex}
+          onChoose={setWindowIndex}
+        />
       </div>
       {tally.error && (
         <p role="alert" className="error">
@@ -68,7 +71,10 @@ export function StepTallyPanel() {
         </p>
       )}
       {tally.data && rows.length === 0 ? (
-        <p className="muted">No cranks in the {window.label.toLowerCase()}: each step the keeper tries appears here with how it ended.</p>
+        <p className="muted">
+          No cranks in the {window.label.toLowerCase()}: each step the keeper tries appears here with how it
+          ended.
+        </p>
       ) : (
         <table className="plain steps-table">
           <caption className="sr-only">Cranks by step, {window.label.toLowerCase()}</caption>
@@ -93,8 +99,9 @@ export function StepTallyPanel() {
         </table>
       )}
       <p className="muted small">
-        Lost: another keeper landed the step first (its fee went to them). Skipped: not sent, because it was no longer due or its fee would exceed what it pays. Failed
-        steps are retried with a backoff. Fees spent are the transaction fees of the landed steps.
+        Lost: another keeper landed the step first (its fee went to them). Skipped: not sent, because it was
+        no longer due or its fee would exceed what it pays. Failed steps are retried with a backoff. Fees
+        spent are the transaction fees of the landed steps.
       </p>
     </section>
   );

@@ -5,6 +5,7 @@ import type { EarningsTotals } from '../../../src-main/operator/operator-interfa
 import { CopyButton } from '../components/CopyButton';
 import { FleetPanel } from '../components/FleetPanel';
 import { GoTo } from '../components/GoTo';
+import { RangeButtons } from '../components/RangeButtons';
 import { StepTallyPanel } from '../components/StepTallyPanel';
 import { lazyPart } from '../lazy-part';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
@@ -133,13 +134,7 @@ function Earnings() {
       </dl>
       <div className="chart-head">
         <p className="chart-total">{earnings.data ? summary : 'Reading the earnings…'}</p>
-        <div className="range" role="group" aria-label="Chart range">
-          {EARNINGS_RANGES.map((r, index) => (
-            <button key={r.label} type="button" aria-pressed={index === rangeIndex} onClick={() => setRangeIndex(index)}>
-              {r.label}
-            </button>
-          ))}
-        </div>
+        <RangeButtons label="Chart range" ranges={EARNINGS_RANGES} chosen={rangeIndex} onChoose={setRangeIndex} />
       </div>
       {earnings.error && (
         <p role="alert" className="error">
