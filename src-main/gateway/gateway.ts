@@ -21,7 +21,7 @@ import { encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder 
 import { createGatewayApp, type KeeperHandoff } from './gateway-app';
 import type { GatewayLimits, OfferedPaytable } from './gateway-order';
 import { openPaymentRecords, type PaymentRecord } from './payment-records';
-import { createSubscribedConfirmer } from './subscribed-confirmer';
+import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
 import { createWagerPurchase } from './wager-purchase';
 import { createX402Seller } from './x402-seller';
 

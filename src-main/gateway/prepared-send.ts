@@ -29,7 +29,7 @@ import {
 } from '@solana/kit';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
 import { SIMULATION_UNIT_LIMIT, TransactionFailedError } from '../chain/transaction-sender';
-import type { SubscribedConfirmer } from './subscribed-confirmer';
+import type { SubscribedConfirmer } from '../chain/subscribed-confirmer';
 
 const RESEND_MS = 2_000;
 

@@ -46,7 +46,7 @@ import { beneficiaryFrom, type AccountView, type Beneficiary } from './beneficia
 import { OrderRefusal, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
 import { PreparedSendFailed, sendPrepared, type Simulated } from './prepared-send';
-import type { SubscribedConfirmer } from './subscribed-confirmer';
+import type { SubscribedConfirmer } from '../chain/subscribed-confirmer';
 
 /** SOL the gateway keeps to fund a wager: its prefund, the wager's and fee account's rent, fees (documented in docs/gateway.md). */
 export const MIN_GATEWAY_LAMPORTS = 20_000_000n;

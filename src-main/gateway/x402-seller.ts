@@ -25,7 +25,7 @@ import { toFacilitatorSvmSigner, TransactionOnchainFailureError, type Facilitato
 import { registerExactSvmScheme as registerFacilitatorScheme } from '@x402/svm/exact/facilitator';
 import { ExactSvmScheme } from '@x402/svm/exact/server';
 import type { WagerOrder } from './gateway-order';
-import type { SubscribedConfirmer } from './subscribed-confirmer';
+import type { SubscribedConfirmer } from '../chain/subscribed-confirmer';
 
 export const WAGER_ROUTE = 'POST /wager';
 

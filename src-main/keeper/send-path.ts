@@ -21,7 +21,7 @@
 import { createSignatureConfirmer, type SignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
 import { LAMPORTS_PER_SIGNATURE, priorityPriceWithin, transactionFeeLamports } from '../chain/fees';
-import { createSubscribedConfirmer } from '../gateway/subscribed-confirmer';
+import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
 import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
 import type { WagerRecord, WagerRecordChanges } from '../store/wager-records';
 import { createCrankSender, feeFor, type CrankResult, type CrankSender } from './crank-sender';

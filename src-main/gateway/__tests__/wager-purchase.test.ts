@@ -18,7 +18,7 @@ import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { WagerOrder } from '../gateway-order';
 import { nonceOfProof, createWagerPurchase, type WagerPurchase } from '../wager-purchase';
 import { openPaymentRecords, type PaymentRecords } from '../payment-records';
-import { createSubscribedConfirmer, type SubscribedConfirmer } from '../subscribed-confirmer';
+import { createSubscribedConfirmer, type SubscribedConfirmer } from '../../chain/subscribed-confirmer';
 
 const bed = keeperTestbed({ prefix: 'gateway-purchase-' });
 const USDC = 1_000_000n;

@@ -11,7 +11,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignatureConfirmer } from '../../chain/signature-confirmer';
 import { createTransactionSender, TransactionFailedError, type TransactionSender } from '../../chain/transaction-sender';
-import { createSubscribedConfirmer } from '../../gateway/subscribed-confirmer';
+import { createSubscribedConfirmer } from '../../chain/subscribed-confirmer';
 import { BLOCKHASH_MAX_AGE_MS } from '../send-path';
 import { keeperTestbed } from './keeper-test-helpers';
 

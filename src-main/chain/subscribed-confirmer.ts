@@ -1,7 +1,7 @@
 /**
- * Confirms the gateway's transactions by subscription instead of polling getSignatureStatuses: one
- * `logsSubscribe` (mentions: the gateway's address, at `confirmed`) for the life of the process. The
- * gateway is the fee payer of every payment it settles and every wager it opens, so each of them is
+ * Confirms one fee payer's transactions (the gateway's, the keeper's) by subscription instead of polling
+ * getSignatureStatuses: one `logsSubscribe` (mentions: the payer's address, at `confirmed`) for the life
+ * of the process. The payer signs every transaction it sends, so each of them is
  * notified (with its error and logs if it failed) the moment it is confirmed: no RPC call per
  * transaction, not even a subscribe/unsubscribe pair, and no waiting for the next poll.
  *
@@ -10,7 +10,7 @@
  * polling confirmer answers for it: a confirmation is never missed, it only costs calls then.
  */
 import type { Address, RpcSubscriptions, Signature, SolanaRpcSubscriptionsApi } from '@solana/kit';
-import type { SignatureConfirmer, SignatureOutcome } from '../chain/signature-confirmer';
+import type { SignatureConfirmer, SignatureOutcome } from './signature-confirmer';
 
 /** A confirmed transaction as notified: its slot, error and logs. */
 export type NotifiedOutcome = { landed: true; slot: bigint; err: unknown | null; logs?: readonly string[] };

@@ -20,7 +20,7 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSignatureConfirmer, type SignatureConfirmer } from '../../chain/signature-confirmer';
+import { createSignatureConfirmer, type SignatureConfirmer } from '../signature-confirmer';
 import { keeperTestbed, sendInstructions } from '../../keeper/__tests__/keeper-test-helpers';
 import { createSubscribedConfirmer, type SubscribedConfirmer } from '../subscribed-confirmer';
 
