@@ -125,6 +125,11 @@ export interface SendOptions {
    * simulation, which measures the units and reports the exact error. `unitsConsumed` is then 0 (unknown).
    */
   unitLimit?: number;
+  /**
+   * With `unitLimit`: the blockhash a simulation of these instructions just ran with (the gateway's
+   * check), so the first attempt needs no blockhash read. Dropped if the RPC calls it unknown.
+   */
+  lifetime?: Lifetime;
 }
 
 export interface TransactionSender {
@@ -271,6 +276,7 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
     let known: Lifetime | undefined;
     if (sendOptions.unitLimit !== undefined) {
       unitLimit = Math.min(SIMULATION_UNIT_LIMIT, sendOptions.unitLimit);
+      known = sendOptions.lifetime;
     } else {
       const simulated = await simulate(instructions, asked);
       unitsConsumed = simulated.simulation.unitsConsumed ?? 0n;
@@ -302,6 +308,7 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
           if (refusal) throw new TransactionFailedError('simulation', refusal.err, refusal.logs, programs);
           if (isUnknownBlockhash(sent) && unknownBlockhashes++ < UNKNOWN_BLOCKHASH_REFETCHES) {
             await blockhashes.drop(lifetime.blockhash);
+            known = undefined;
             rebuild -= 1; // not an expiry: the same attempt on a blockhash the RPC knows
             continue;
           }

@@ -19,7 +19,7 @@ import { readKeypairFile } from '../secrets/keypair-bytes';
 import { shardLabel } from '../keeper/shard';
 import { integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
-import { DEFAULT_API_PORT, setProcessShard } from './keeper-runtime';
+import { DEFAULT_API_PORT } from './keeper-runtime';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
@@ -72,7 +72,6 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
-  setProcessShard(shard);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: false,
@@ -89,6 +88,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(faucet ? { faucet } : {}),
       ...guardian,
+      ...(shard ? { shard } : {}),
     },
     readyLine: (described) => ({
       api: described.apiUrl,

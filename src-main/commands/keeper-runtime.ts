@@ -97,7 +97,7 @@ export interface KeeperCoreOptions {
   dbPath: string;
   priorityFeeMicroLamports?: bigint;
   maxInFlight?: number;
-  /** This keeper's shard of a fleet (the console's Settings); a process's `--shard I/N` (setProcessShard) wins. */
+  /** This keeper's shard of a fleet (`--shard I/N`, else Settings → Fleet). */
   shard?: Shard;
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
   /** Start with the crank loop paused (the console's saved choice). */
@@ -109,16 +109,6 @@ export interface KeeperCoreOptions {
    */
   guardian?: GuardianRunOptions;
   logger?: Logger;
-}
-
-let processShard: Shard | undefined;
-
-/**
- * The shard of every keeper this process starts (`keeper`/`serve --shard I/N`): the command sets it before
- * its console host starts the keeper, since the host's settings do not carry a shard (yet).
- */
-export function setProcessShard(shard: Shard | undefined): void {
-  processShard = shard;
 }
 
 /** The keeper without its HTTP surfaces: store, chain connection, crank loop and the faucet on test networks. */
@@ -154,8 +144,7 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
       logger,
       priorityFeeMicroLamports: options.priorityFeeMicroLamports,
       maxInFlight: options.maxInFlight,
-      // This run's --shard flag wins over the console's saved one (flags override settings for a run).
-      shard: processShard ?? options.shard,
+      shard: options.shard,
     });
     if (options.paused) keeper.setPaused(true);
     started.push(() => keeper.stop());

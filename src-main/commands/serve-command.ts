@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { remoteKeeper } from '../gateway/gateway';
 import { serveGateway } from '../gateway/gateway-server';
 import { fundLocalGateway } from '../gateway/local-gateway-funding';
-import { DEFAULT_API_PORT, defaultDatabasePath, setProcessShard } from './keeper-runtime';
+import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
 import { runConsoleHost } from './console-host';
 import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
 
@@ -53,7 +53,6 @@ export async function serveCommand(args: string[]): Promise<number> {
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
   const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
   const shard = shardFlags(values);
-  setProcessShard(shard);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: true,
@@ -68,6 +67,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       apiHost: values.host,
       corsOrigins: values['cors-origin'],
       metricsPort,
+      ...(shard ? { shard } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
     companion: async (described) => {

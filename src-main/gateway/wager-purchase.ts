@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import {
   appendTransactionMessageInstructions,
   blockhash,
+  type Blockhash,
   compileTransaction,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
@@ -45,7 +46,6 @@ import { USDC_DECIMALS, formatUsdcAmount } from '../protocol/usdc-amount';
 import { beneficiaryFrom, type AccountView, type Beneficiary } from './beneficiary';
 import { OrderRefusal, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
-import { PreparedSendFailed, sendPrepared, type Simulated } from './prepared-send';
 import type { SubscribedConfirmer } from '../chain/subscribed-confirmer';
 
 /** SOL the gateway keeps to fund a wager: its prefund, the wager's and fee account's rent, fees (documented in docs/gateway.md). */
@@ -75,6 +75,12 @@ export interface Balances {
   usdcAccount: Address;
   /** False until the gateway's USDC account is created (callers pay into it). */
   usdcAccountExists: boolean;
+}
+
+/** What a simulation of the open just gave: its units and the blockhash it ran with. */
+export interface Simulated {
+  unitsConsumed: bigint;
+  lifetime: { blockhash: Blockhash; lastValidBlockHeight: bigint };
 }
 
 /** What the check of an order found, for opening it right after the payment without asking the chain again. */
@@ -201,16 +207,16 @@ export function createWagerPurchase(chain: GatewayChain, records: PaymentRecords
     return signature;
   };
 
-  /** Opens the wager: right after this request's check, with what it found; else (a retry) the usual way. */
+  /**
+   * Opens the wager: right after this request's check, with what it found (its units and blockhash, the
+   * send's preflight instead of a second simulation; the sender falls back to simulating when the
+   * preflight fails for a reason other than the program's refusal); else (a retry) the usual way.
+   */
   const open = async (order: Pick<WagerOrder, 'paytable' | 'stake' | 'beneficiary'>, nonce: bigint, plan?: OpenPlan) => {
     if (plan) {
-      try {
-        const instructions = plan.opens?.nonce === nonce ? plan.opens.instructions : await openInstructions(order, plan.beneficiary, nonce);
-        return await sendPrepared({ rpc, confirmer: chain.confirmer, payer: signer }, instructions, plan.simulated);
-      } catch (error) {
-        if (!(error instanceof PreparedSendFailed)) throw error;
-        // Nothing landed (a node that lagged behind the blockhash, an expiry): the usual way, simulation first.
-      }
+      const instructions = plan.opens?.nonce === nonce ? plan.opens.instructions : await openInstructions(order, plan.beneficiary, nonce);
+      const unitLimit = Math.min(SIMULATION_UNIT_LIMIT, Math.ceil(Number(plan.simulated.unitsConsumed) * 1.2) + 1_000);
+      return chain.sender.send(instructions, { unitLimit, lifetime: plan.simulated.lifetime });
     }
     const { value } = await rpc.getAccountInfo(order.beneficiary, { encoding: 'base64', commitment: 'confirmed' }).send();
     const beneficiary = await beneficiaryFrom(order.beneficiary, value, usdcMint, signer);

@@ -50,7 +50,19 @@ export interface CrankTurns {
   forget(address: string): void;
   /** The send path the wager steps use: a crank that is not this keeper's turn yet is not sent this pass. */
   gate(sendPath: SendPath): SendPath;
+  /**
+   * A wager of another fleet member's shard, seen in this pass: that shard and the slot this keeper takes
+   * its `step` over (sends it itself); null for its own wagers or without a fleet.
+   */
+  heldFor(address: string, step: CrankStep): HeldForShard | null;
   status(): FleetStatus;
+}
+
+/** A crank left to another member of the fleet until `takeoverSlot`. */
+export interface HeldForShard {
+  /** The owner's shard, "I/N". */
+  shard: string;
+  takeoverSlot: number;
 }
 
 /**
@@ -119,6 +131,13 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
       views.delete(address);
       seenSince.delete(address);
       heldOnce.delete(address);
+    },
+    heldFor(address, step) {
+      const view = views.get(address);
+      if (!shard || !view) return null;
+      const owner = shardOf(view.address, shard.count);
+      if (owner === shard.index) return null;
+      return { shard: shardLabel({ index: owner, count: shard.count }), takeoverSlot: Number(dueSlot(step, view)) + takeoverWait(shard, owner) };
     },
     gate(sendPath) {
       return {

@@ -137,7 +137,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const wagerSends = turns.gate(sendPath);
   const discovery = createDiscovery(ctx, setup, () => void scheduler.tick());
   const history = createWagerHistory(ctx, setup, sendPath.inFlight);
-  const overdue = createOverdueWatch(ctx);
+  const overdue = createOverdueWatch(ctx, (address) => turns.heldFor(address, 'request'));
   const claimPayout = createClaimPayoutStep(ctx, wagerSends, history);
   const scheduler = createScheduler(ctx, {
     setup,

@@ -4,6 +4,7 @@
  */
 import { WagerStatus, type Wager } from '../protocol/wager';
 import type { WagerRecord } from '../store/wager-records';
+import type { HeldForShard } from './crank-turns';
 import type { KeeperContext } from './keeper-context';
 
 /** A wager still without a request OVERDUE_AFTER_SLOTS slots after it could be requested. */
@@ -14,6 +15,8 @@ export interface OverdueWager {
   /** Slots past the moment it could be requested (open + 2). */
   slotsLate: number;
   lastError: string | null;
+  /** Another fleet member's wager: its shard, and the slot this keeper sends the request itself (null: this keeper's own). */
+  heldFor: HeldForShard | null;
 }
 
 /** Slots a request may be late (past open + 2) before the wager is reported overdue. */
@@ -31,7 +34,8 @@ export interface OverdueWatch {
   list(): OverdueWager[];
 }
 
-export function createOverdueWatch({ events, log }: KeeperContext): OverdueWatch {
+/** `heldFor(address)`: the fleet member a wager's request is left to (crank-turns.ts), or null. */
+export function createOverdueWatch({ events, log }: KeeperContext, heldFor: (address: string) => HeldForShard | null = () => null): OverdueWatch {
   const overdue = new Map<string, OverdueWager>();
   return {
     check(record, wager, slot) {
@@ -42,11 +46,16 @@ export function createOverdueWatch({ events, log }: KeeperContext): OverdueWatch
         expirySlot: Number(wager.expirySlot),
         slotsLate: Number(slot - (wager.openSlot + 2n)),
         lastError: record.lastError,
+        heldFor: heldFor(record.address),
       };
       if (!overdue.has(record.address)) {
+        const held = entry.heldFor;
         log?.warn(
-          { wager: record.address, openSlot: entry.openSlot, expirySlot: entry.expirySlot, slotsLate: entry.slotsLate, lastError: record.lastError },
-          `randomness for wager ${record.address} is overdue: still not requested ${entry.slotsLate} slots after it could be; retrying every pass, with a raised priority fee near its expiry`,
+          { wager: record.address, openSlot: entry.openSlot, expirySlot: entry.expirySlot, slotsLate: entry.slotsLate, lastError: record.lastError, heldFor: held },
+          `randomness for wager ${record.address} is overdue: still not requested ${entry.slotsLate} slots after it could be; ` +
+            (held && slot < BigInt(held.takeoverSlot)
+              ? `it is fleet shard ${held.shard}'s: this keeper takes it over at slot ${held.takeoverSlot}`
+              : 'retrying every pass, with a raised priority fee near its expiry'),
         );
         events.emit('overdue', entry);
       }

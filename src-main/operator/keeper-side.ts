@@ -67,8 +67,8 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
     dbPath: side.dbPath,
     priorityFeeMicroLamports: settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
     maxInFlight: settings.maxInFlight,
-    // Settings → Fleet; a `--shard` flag of this run wins (keeper-runtime).
-    ...(settings.shard ? { shard: { ...parseShard(settings.shard), takeoverSlots: settings.shardTakeoverSlots } } : {}),
+    // This run's `--shard` flag wins over Settings → Fleet (flags override settings for a run, also after a cluster switch).
+    ...(flags.shard ? { shard: flags.shard } : settings.shard ? { shard: { ...parseShard(settings.shard), takeoverSlots: settings.shardTakeoverSlots } } : {}),
     faucet,
     paused: settings.paused,
     ...('signer' in guardianKey

@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { limitBodies } from '../api/body-limit';
 import { isChainReadError } from '../api/chain-read-error';
 import { createConsoleFiles } from './console-files';
+import { firstGlanceOf, withFirstPaint } from './console-first-paint';
 import { OPERATOR_HTTP, OPERATOR_METHODS, type OperatorApi, type OperatorEvent, type OperatorMethod } from './operator-interface';
 
 export interface OperatorHttpOptions {
@@ -93,7 +94,7 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
   // Before the token check, so a body over the limit is 413 on every operator path, never read whole first.
   app.use('*', limitBodies(OPERATOR_MAX_BODY_BYTES, (c) => fail(c, 413, OPERATOR_ERRORS.bodyTooLarge)));
 
-  // ---- the UI (static files; no data in them, the token is needed for every call)
+  // ---- the UI (static files; index.html carries the public first glance, every call needs the token)
   app.get('/console', (c) => c.redirect(OPERATOR_HTTP.consolePath));
   app.use('/console/*', async (c, next) => {
     if (!existsSync(join(options.uiDirectory, 'index.html'))) return fail(c, 404, OPERATOR_ERRORS.uiMissing);
@@ -103,10 +104,14 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
     c.header('referrer-policy', 'no-referrer');
   });
   const consoleFiles = createConsoleFiles(options.uiDirectory);
-  app.get('/console/*', (c) => {
+  const htmlText = new TextDecoder();
+  app.get('/console/*', async (c) => {
     const file = consoleFiles.read(c.req.path.slice(OPERATOR_HTTP.consolePath.length - 1));
     if (!file) return fail(c, 404, 'not found');
-    return c.body(file.body, 200, file.headers);
+    if (!file.headers['content-type']?.startsWith('text/html')) return c.body(file.body, 200, file.headers);
+    // The page's first paint shows the keeper and the cluster at once (public facts only: console-first-paint.ts).
+    const glance = firstGlanceOf(await options.api.status());
+    return c.body(withFirstPaint(htmlText.decode(file.body), glance), 200, file.headers);
   });
 
   // ---- the operator API

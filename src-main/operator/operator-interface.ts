@@ -49,6 +49,20 @@ export interface ClusterView {
   noDeployment: string | null;
 }
 
+/** The status line's cluster badge: "embedded localnet", "localnet", "devnet", "mainnet-beta", "custom" (the UI and the first paint of `serve`'s page). */
+export const clusterLabel = (cluster: Pick<ClusterView, 'name' | 'embedded'> | null): string =>
+  cluster ? (cluster.embedded ? `embedded ${cluster.name}` : cluster.name) : 'no cluster';
+
+/**
+ * What the console page may carry before its token is checked (the first paint, see console-first-paint.ts):
+ * public facts only, the same the public /v1/health and a block explorer show, never the RPC URL (it may
+ * hold an API key).
+ */
+export interface FirstGlance {
+  keeper: { address: string; shard: string | null } | null;
+  cluster: Pick<ClusterView, 'name' | 'embedded'> | null;
+}
+
 /** Where the service is on a cluster: the deployment document's addresses, as Settings → Cluster shows them. */
 export interface DeploymentView {
   clusterName: ClusterName;
@@ -234,6 +248,8 @@ export interface OverdueRequestView {
   /** Slots past the moment the request could be sent (open + 2). */
   slotsLate: number;
   lastError: string | null;
+  /** Another fleet member's wager: its shard ("I/N") and the slot this keeper sends the request itself; null for this keeper's own. */
+  heldFor: { shard: string; takeoverSlot: number } | null;
 }
 
 export interface EarningsTotals {

@@ -5,6 +5,7 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import type { Logger } from 'pino';
 import type { SettingsBackend } from './console-settings';
+import type { Shard } from '../keeper/shard';
 import type { ClusterSetting, ConsoleSettings } from './operator-interface';
 
 /** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
@@ -30,6 +31,8 @@ export interface OperatorFlags {
   /** --guardian-pause-after-slots, --guardian-resume-after-slots. */
   guardianPauseAfterSlots?: number;
   guardianResumeAfterSlots?: number;
+  /** --shard I/N [--shard-takeover-slots N]: this run's place in a fleet, over Settings → Fleet's. */
+  shard?: Shard;
 }
 
 export interface OperatorServiceOptions {

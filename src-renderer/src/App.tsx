@@ -9,6 +9,8 @@ import { useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
 import { Overview } from './screens/Overview';
 import { useUi, type Screen } from './ui-store';
+import { NAV } from './nav';
+import { FIRST_GLANCE } from './first-glance';
 
 // Overview is the first screen and comes with the first bundle; every other screen (and recharts with
 // Oracle and Liquidity) is its own chunk, read when first opened, so the status line and the keeper
@@ -21,15 +23,6 @@ const Faucet = lazyPart(() => import('./screens/Faucet'), (module) => module.Fau
 const Settings = lazyPart(() => import('./screens/Settings'), (module) => module.Settings);
 const Search = lazyPart(() => import('./screens/Search'), (module) => module.Search);
 
-const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
-  { screen: 'overview', label: 'Overview' },
-  { screen: 'queue', label: 'Queue' },
-  { screen: 'inspector', label: 'Inspector' },
-  { screen: 'oracle', label: 'Oracle' },
-  { screen: 'liquidity', label: 'Liquidity' },
-  { screen: 'faucet', label: 'Faucet' },
-  { screen: 'settings', label: 'Settings' },
-];
 
 const CONNECTION_TEXT = { connected: 'live', connecting: 'connecting…', disconnected: 'disconnected' } as const;
 
@@ -39,6 +32,8 @@ function StatusLine() {
   const connection = useConnection().data;
   const now = useNow();
   const cluster = status?.cluster ?? null;
+  // Until the first status: the cluster the page's first paint named.
+  const badgeCluster = status ? cluster : (FIRST_GLANCE?.cluster ?? null);
   const phase = status?.phase ?? 'starting';
   // One word for the loop: running, paused (no new cranks), starting…, failed or waiting for a deployment (the panel below says why).
   const phaseClass = phase === 'running' && status?.paused ? 'paused' : phase;
@@ -52,8 +47,8 @@ function StatusLine() {
   return (
     <header className="status-line">
       <div className="status-items">
-        <span className={`badge cluster-${cluster?.name ?? 'none'}`} title={cluster?.genesisHash ? `cluster ${cluster.name}, genesis ${cluster.genesisHash}` : undefined}>
-          {clusterLabel(cluster)}
+        <span className={`badge cluster-${badgeCluster?.name ?? 'none'}`} title={cluster?.genesisHash ? `cluster ${cluster.name}, genesis ${cluster.genesisHash}` : undefined}>
+          {clusterLabel(badgeCluster)}
         </span>
         <span className="rpc-url" title={cluster ? `RPC ${cluster.rpcUrl}, WebSocket ${cluster.wsUrl}` : undefined}>
           {cluster ? cluster.rpcUrl.replace(/^https?:\/\//, '') : '—'}

@@ -2,9 +2,9 @@
 import { create } from 'zustand';
 import { toggleSort, type SortKey, type SortOrder, type StateFilter } from './model/queue';
 
-// 'search': support's search results (the shell's search box opens it; not in the navigation).
-export const SCREENS = ['overview', 'queue', 'inspector', 'oracle', 'liquidity', 'faucet', 'settings', 'search'] as const;
-export type Screen = (typeof SCREENS)[number];
+import { SCREENS, type Screen } from './nav';
+
+export type { Screen };
 
 /** `#/queue` → "queue"; anything else (or the token fragment) → "overview". */
 export const screenFromHash = (hash: string): Screen => {

@@ -7,6 +7,8 @@
  * (`npm run bench:fleet`) runs 1 000 and prints the figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address } from '@solana/kit';
+import type { OverdueWager } from '../overdue';
 import { shardOf } from '../shard';
 import { openWagers, oracleRequestFrom, runFigures, startFleetBed, startKeepers, T_SETTLE, waitClosed, wagerFigures, type FleetBed, type FleetKeeper } from './fleet-harness';
 
@@ -44,6 +46,8 @@ describe('keepers sharing one chain', () => {
     for (const member of fleet) expect(member.keeper.fleet().takeovers).toEqual({});
 
     // Member 2 dies: its shard waits the takeover (20 slots) and is cranked by the others, inside T_SETTLE.
+    const overdueSeen: { member: number; entry: OverdueWager }[] = [];
+    fleet.slice(0, 2).forEach((member, index) => member.keeper.events.on('overdue', (entry) => overdueSeen.push({ member: index, entry })));
     await fleet[2]!.stop();
     const later = await openWagers(bed, AFTER_KILL);
     await waitClosed(bed, later, 120_000);
@@ -52,6 +56,13 @@ describe('keepers sharing one chain', () => {
     const settledInTime = orphaned.filter((f) => f.fulfilSlot !== undefined && f.closeSlot - f.openSlot <= T_SETTLE);
     console.log(JSON.stringify({ afterKill: { shardWagers: orphaned.length, settledWithinTSettle: settledInTime.length, slotsOpenToSettle: orphaned.map((f) => f.closeSlot - f.openSlot) } }));
     expect(settledInTime.length).toBe(orphaned.length);
+    // Its wagers were overdue (10 slots late) before the takeover (20): each said whose it is and when this member sends it.
+    const heldOverdue = overdueSeen.filter(({ entry }) => shardOf(entry.wager as Address, 3) === 2);
+    expect(heldOverdue.length).toBeGreaterThan(0);
+    for (const { member, entry } of heldOverdue) {
+      expect(entry.heldFor?.shard).toBe('2/3');
+      expect(entry.heldFor!.takeoverSlot).toBeGreaterThanOrEqual(entry.openSlot + 2 + (member === 0 ? 20 : 25));
+    }
     // Member 0 (its successor) took them over, member 1 only as a later backup.
     expect(fleet[0]!.keeper.fleet().takeovers.settle ?? 0).toBeGreaterThan(0);
     expect(later.filter((w) => shardOf(w, 3) === 2)).toHaveLength(orphaned.length);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { openHeadlessSettings } from '../console-settings';
 import { createOperatorService, type OperatorService } from '../operator-service';
+import type { OperatorFlags } from '../operator-options';
 import type { OperatorEvent, StatusView } from '../operator-interface';
 
 const dirs: string[] = [];
@@ -26,12 +27,12 @@ let service: OperatorService;
 let base: string;
 let token: string;
 
-const startService = async () => {
+const startService = async (flags: OperatorFlags = {}, settingsFolder = settingsDir) => {
   const started = createOperatorService({
     host: 'headless',
-    settings: openHeadlessSettings(settingsDir),
+    settings: openHeadlessSettings(settingsFolder),
     dataDir: tempDir('wk-data-'),
-    flags: { embeddedRpcPort: 0, apiPort: 0, embeddedSlotMs: 100 },
+    flags: { embeddedRpcPort: 0, apiPort: 0, embeddedSlotMs: 100, ...flags },
     console: { uiDirectory },
     failFast: true,
   });
@@ -49,7 +50,7 @@ const call = async (method: string, body: unknown = {}, auth = `Bearer ${token}`
 beforeAll(async () => {
   settingsDir = tempDir('wk-settings-');
   uiDirectory = tempDir('wk-ui-');
-  writeFileSync(join(uiDirectory, 'index.html'), '<!doctype html><title>Wager Keeper</title>');
+  writeFileSync(join(uiDirectory, 'index.html'), '<!doctype html><title>Wager Keeper</title><!--first-paint:glance--><code><!--first-paint:keeper--></code>');
   service = await startService();
   const consoleUrl = new URL(service.describe().consoleUrl!);
   base = consoleUrl.origin;
@@ -65,7 +66,11 @@ describe('the operator API of a headless console', () => {
   it('serves the UI with a strict CSP and prints a console URL that carries the token', async () => {
     const page = await fetch(`${base}/console/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Wager Keeper');
+    const html = await page.text();
+    expect(html).toContain('Wager Keeper');
+    // The first paint: the keeper's address in the page itself (console-first-paint.ts), no token needed for it.
+    expect(html).toContain(`<code>${service.describe().keeper}</code>`);
+    expect(html).toContain('"cluster":{"name":"localnet","embedded":true}');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(token.length).toBeGreaterThanOrEqual(32);
   });
@@ -139,6 +144,27 @@ describe('the operator API of a headless console', () => {
     expect(((await (await call('status')).json()) as StatusView).paused).toBe(true);
     await call('setPaused', { paused: false });
     expect(openHeadlessSettings(settingsDir).store.paused).toBe(false);
+  });
+
+  it("a --shard flag wins over Settings → Fleet's shard for the run, also when the keeper restarts", async () => {
+    const folder = tempDir('wk-settings-');
+    openHeadlessSettings(folder).set({ shard: '0/2' });
+    const flagged = await startService({ shard: { index: 1, count: 3, takeoverSlots: 30 } }, folder);
+    try {
+      expect((await flagged.api.status()).keeper?.shard).toBe('1/3');
+      // A loop option saved: the keeper restarts, with the flag's shard still.
+      expect((await flagged.api.saveSettings({ changes: { maxInFlight: 3 } })).restarted).toBe(true);
+      expect((await flagged.api.status()).phase).toBe('running');
+      expect((await flagged.api.status()).keeper?.shard).toBe('1/3');
+    } finally {
+      await flagged.stop();
+    }
+    const unflagged = await startService({}, folder);
+    try {
+      expect((await unflagged.api.status()).keeper?.shard).toBe('0/2');
+    } finally {
+      await unflagged.stop();
+    }
   });
 
   it('switches to a second localnet without restarting the host: new cluster, its keeper, same /v1 listener', async () => {

@@ -2,7 +2,7 @@
  * How the console words numbers, as pure functions (tested in __tests__): amounts with their units, ages,
  * the cluster's name, the runway and the low-balance advice.
  */
-import type { ClusterName, ClusterView, RunwayView } from '../../../src-main/operator/operator-interface';
+import type { ClusterName, RunwayView } from '../../../src-main/operator/operator-interface';
 
 export const LAMPORTS_PER_SOL = 1_000_000_000;
 const LAMPORTS_PER_SOL_BIG = 1_000_000_000n;
@@ -61,9 +61,7 @@ export const formatAge = (atMs: number, nowMs: number): string => (atMs ? `${for
 /** "AbCd…WxYz" for long addresses and signatures (the full text stays in a title and the copy button). */
 export const shorten = (text: string, keep = 4): string => (text.length <= keep * 2 + 1 ? text : `${text.slice(0, keep)}…${text.slice(-keep)}`);
 
-/** The status line's cluster badge: "embedded localnet", "localnet", "devnet", "mainnet-beta", "custom". */
-export const clusterLabel = (cluster: Pick<ClusterView, 'name' | 'embedded'> | null): string =>
-  cluster ? (cluster.embedded ? `embedded ${cluster.name}` : cluster.name) : 'no cluster';
+export { clusterLabel } from '../../../src-main/operator/operator-interface';
 
 /**
  * The Solana Explorer page of a transaction or an address, on public clusters only (a localnet's or a

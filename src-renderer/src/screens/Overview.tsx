@@ -1,12 +1,13 @@
 /** Overview, for crankers: is the keeper running, does it earn, does its balance last, what is it doing. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Suspense, startTransition, useEffect, useState, type ReactNode } from 'react';
-import type { EarningsTotals } from '../../../src-main/operator/operator-interface';
+import type { EarningsTotals, StatusView } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { FleetPanel } from '../components/FleetPanel';
 import { GoTo } from '../components/GoTo';
 import { RangeButtons } from '../components/RangeButtons';
 import { StepTallyPanel } from '../components/StepTallyPanel';
+import { FIRST_GLANCE } from '../first-glance';
 import { lazyPart } from '../lazy-part';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
 import { describeRunway, formatAge, formatDuration, formatLamports, formatSol, formatSolExact, lowBalanceAdvice } from '../model/format';
@@ -17,26 +18,35 @@ const EarningsChart = lazyPart(() => import('../components/EarningsChart'), (mod
 
 function KeeperCard() {
   const status = useStatus().data;
-  const health = useHealth().data;
-  if (!status?.keeper)
+  // Until the first status answers: the keeper the page's first paint showed (the rest comes with the status).
+  const keeper = status ? status.keeper : (FIRST_GLANCE?.keeper ?? null);
+  if (!keeper)
     return (
       <section className="panel" aria-labelledby="keeper-title">
         <h2 id="keeper-title">Keeper</h2>
-        <p className="muted">No keeper is running yet{status?.phase === 'starting' ? ': it is starting' : ''}.</p>
+        <p className="muted">No keeper is running yet{!status || status.phase === 'starting' ? ': it is starting' : ''}.</p>
       </section>
     );
-  const address = status.keeper.address;
-  const advice = lowBalanceAdvice(address, status.cluster?.name ?? null);
   return (
     <section className="panel" aria-labelledby="keeper-title">
       <h2 id="keeper-title">Keeper</h2>
       <p className="address-line">
-        <code className="full-address">{address}</code> <CopyButton text={address} label="Copy keeper address" />
+        <code className="full-address">{keeper.address}</code> <CopyButton text={keeper.address} label="Copy keeper address" />
       </p>
+      {status?.keeper ? <KeeperDetails status={status} keeper={status.keeper} /> : <p className="muted">Reading the balance…</p>}
+    </section>
+  );
+}
+
+function KeeperDetails({ status, keeper }: { status: StatusView; keeper: NonNullable<StatusView['keeper']> }) {
+  const health = useHealth().data;
+  const advice = lowBalanceAdvice(keeper.address, status.cluster?.name ?? null);
+  return (
+    <>
       <p className="muted">
-        Key: {status.keeper.keySource}
-        {status.keeper.keySource === 'keychain (created)' ? ' at this start: fund it before it can crank' : ''}
-        {status.keeper.shard ? `; fleet shard ${status.keeper.shard}` : ''}
+        Key: {keeper.keySource}
+        {keeper.keySource === 'keychain (created)' ? ' at this start: fund it before it can crank' : ''}
+        {keeper.shard ? `; fleet shard ${keeper.shard}` : ''}
       </p>
       <p className="big" title={health ? `${BigInt(health.lamports).toLocaleString('en-US')} lamports` : undefined}>
         {health ? formatSolExact(health.lamports) : '—'}
@@ -58,7 +68,7 @@ function KeeperCard() {
           ? 'Paused: no new cranks are sent; in-flight ones finish. "Resume keeper" at the top starts it again.'
           : 'Running: each loop pass moves every wager forward. "Pause keeper" at the top stops new cranks.'}
       </p>
-    </section>
+    </>
   );
 }
 
@@ -255,6 +265,10 @@ export function OverdueRequests() {
   const paused = useStatus().data?.paused ?? false;
   const overdue = health?.overdue ?? [];
   if (overdue.length === 0) return null;
+  const slot = health?.slot ?? null;
+  // A wager of another fleet member's shard is left to it until this keeper's takeover slot.
+  const heldNow = (entry: (typeof overdue)[number]) => entry.heldFor !== null && (slot === null || slot < entry.heldFor.takeoverSlot);
+  const allHeld = overdue.every(heldNow);
   return (
     <section className="panel wide overdue" aria-labelledby="overdue-title">
       <h2 id="overdue-title">Overdue randomness requests</h2>
@@ -263,7 +277,9 @@ export function OverdueRequests() {
         after it could be sent; if it expires, its stake is forfeited.{' '}
         {paused
           ? 'The keeper is paused, so nothing is sent: "Resume keeper" at the top sends the requests.'
-          : "The keeper retries each one every pass, with a raised priority fee as its expiry nears: check the RPC panel below and the keeper's balance."}
+          : allHeld
+            ? 'Each belongs to another member of the fleet, which has not sent it: this keeper sends it itself at the takeover slot shown. Check that member in the Fleet panel below.'
+            : "The keeper retries each one every pass, with a raised priority fee as its expiry nears (another fleet member's is sent from its takeover slot): check the RPC panel below and the keeper's balance."}
       </p>
       <ul className="overdue-list" aria-label="Overdue wagers">
         {overdue.map((entry) => (
@@ -271,8 +287,17 @@ export function OverdueRequests() {
             <code className="full-address">{entry.wager}</code> <CopyButton text={entry.wager} label="Copy overdue wager address" />{' '}
             <span>
               {entry.slotsLate.toLocaleString('en-US')} slots late; expires at slot {entry.expirySlot.toLocaleString('en-US')}
-              {health?.slot !== null && health?.slot !== undefined ? ` (in ${Math.max(0, entry.expirySlot - health.slot).toLocaleString('en-US')} slots)` : ''}
+              {slot !== null ? ` (in ${Math.max(0, entry.expirySlot - slot).toLocaleString('en-US')} slots)` : ''}
             </span>
+            {entry.heldFor && (
+              <span>
+                {' '}
+                · {heldNow(entry) ? 'held for' : 'taken over from'} fleet shard {entry.heldFor.shard}
+                {heldNow(entry)
+                  ? `: this keeper sends it at slot ${entry.heldFor.takeoverSlot.toLocaleString('en-US')}${slot !== null ? ` (in ${(entry.heldFor.takeoverSlot - slot).toLocaleString('en-US')} slots)` : ''}`
+                  : ''}
+              </span>
+            )}
             {entry.lastError ? <span className="muted"> · last error: {entry.lastError}</span> : null}
           </li>
         ))}

@@ -1,0 +1,24 @@
+/** The console's screens, and those in the navigation in order (index.html's first paint lists the same: a test checks). */
+
+// 'search': support's search results (the shell's search box opens it; not in the navigation).
+export const SCREENS = [
+  'overview',
+  'queue',
+  'inspector',
+  'oracle',
+  'liquidity',
+  'faucet',
+  'settings',
+  'search',
+] as const;
+export type Screen = (typeof SCREENS)[number];
+
+export const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
+  { screen: 'overview', label: 'Overview' },
+  { screen: 'queue', label: 'Queue' },
+  { screen: 'inspector', label: 'Inspector' },
+  { screen: 'oracle', label: 'Oracle' },
+  { screen: 'liquidity', label: 'Liquidity' },
+  { screen: 'faucet', label: 'Faucet' },
+  { screen: 'settings', label: 'Settings' },
+];
