@@ -26,7 +26,7 @@ const RUN_ARGS: Record<string, string[]> = {
   burst: ['1000'],
   api: ['4', '8', '2'],
   startup: ['3'],
-  'console-ready': ['3'],
+  'console-ready': ['5'],
   'console-queue': ['10000', '6'],
   inspector: ['6'],
   gateway: ['30', '4'],
