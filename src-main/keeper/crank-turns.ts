@@ -55,6 +55,13 @@ export interface CrankTurns {
    * its `step` over (sends it itself); null for its own wagers or without a fleet.
    */
   heldFor(address: string, step: CrankStep): HeldForShard | null;
+  /**
+   * A liquidity crank (strike_epoch on an epoch record, a claim on a request): is it this keeper's turn?
+   * Its own shard's at once (and always without a fleet); another's once `waited(takeoverWait)` says the
+   * caller has given its owner that long (nothing expires there: an LP waits a little more, and no fleet
+   * member pays for a race).
+   */
+  liquidityTurn(step: CrankStep, subject: Address, waited: (takeoverSlots: number) => boolean): boolean;
   status(): FleetStatus;
 }
 
@@ -138,6 +145,21 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
       const owner = shardOf(view.address, shard.count);
       if (owner === shard.index) return null;
       return { shard: shardLabel({ index: owner, count: shard.count }), takeoverSlot: Number(dueSlot(step, view)) + takeoverWait(shard, owner) };
+    },
+    liquidityTurn(step, subject, waited) {
+      if (!shard) return true;
+      const takeover = takeoverWait(shard, shardOf(subject, shard.count));
+      if (takeover === 0) return true;
+      if (!waited(takeover)) {
+        const counted = heldOnce.get(subject) ?? new Set<CrankStep>();
+        if (!counted.has(step)) {
+          heldOnce.set(subject, counted.add(step));
+          held[step] = (held[step] ?? 0) + 1;
+        }
+        return false;
+      }
+      takeovers[step] = (takeovers[step] ?? 0) + 1;
+      return true;
     },
     gate(sendPath) {
       return {

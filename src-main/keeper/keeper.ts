@@ -154,7 +154,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       createSettleStep(ctx, { sendPath: wagerSends, setup, history, oracleLatency }),
     ],
     turns,
-    liquidity: createLiquidityStep(ctx, setup, sendPath),
+    liquidity: createLiquidityStep(ctx, setup, sendPath, turns),
     maxInFlight: options.maxInFlight,
     sweepIntervalMs: options.sweepIntervalMs,
   });

@@ -21,6 +21,7 @@ import {
 } from '../../protocol/wager';
 import type { CrankStep } from '../../store/earnings-ledger';
 import { fetchAccounts } from '../chain-view';
+import type { CrankTurns } from '../crank-turns';
 import type { KeeperContext } from '../keeper-context';
 import type { SendPath } from '../send-path';
 import type { KeeperSetup } from '../setup';
@@ -34,6 +35,8 @@ export interface LiquidityCrankerOptions {
   now: () => number;
   /** How often to look for claimable requests (they are listed with getProgramAccounts). */
   claimScanIntervalMs?: number;
+  /** A fleet's turns (crank-turns.ts liquidityTurn); without, every strike and claim is this keeper's. */
+  turn?: CrankTurns['liquidityTurn'];
 }
 
 export interface LiquidityCranker {
@@ -50,6 +53,16 @@ export function createLiquidityCranker(options: LiquidityCrankerOptions): Liquid
   const { rpc, program, signer } = options;
   const inFlight = new Set<string>();
   let lastClaimScan = 0;
+  /** When each strike or claim was first seen sendable, and at how many claim scans (a fleet member's takeover counts from it). */
+  const sightings = new Map<string, { slot: bigint; scans: number }>();
+  const sighted = (subject: Address, slot: bigint, scan: boolean) => {
+    const seen = sightings.get(subject) ?? { slot, scans: 0 };
+    if (scan) seen.scans += 1;
+    sightings.set(subject, seen);
+    return seen;
+  };
+  /** A claim is found by a scan every claimScanIntervalMs: another member's is claimed only once seen at 3 scans (its owner had a whole interval). */
+  const CLAIM_TAKEOVER_SCANS = 3;
 
   const readPool = async (): Promise<Pool | null> => {
     const [pool] = await findPoolPda({ programAddress: program });
@@ -73,12 +86,14 @@ export function createLiquidityCranker(options: LiquidityCrankerOptions): Liquid
     // close until the strike, so an epoch left unstruck would block every LP.
     if (slot <= pool.epochCloseSlot || openBeforeClose !== 0n) return;
     const [epochRecord] = await findEpochRecordPda({ epoch: pool.epoch }, { programAddress: program });
+    const seen = sighted(epochRecord, slot, false);
+    if (options.turn && !options.turn('strike_epoch', epochRecord, (wait) => slot >= seen.slot + BigInt(wait))) return;
     await once(`strike:${pool.epoch}`, async () =>
       options.send('strike_epoch', `epoch ${pool.epoch}`, [await getStrikeEpochInstructionAsync({ caller: signer, epochRecord }, { programAddress: program })]),
     );
   };
 
-  const claims = async (pool: Pool) => {
+  const claims = async (slot: bigint, pool: Pool) => {
     const config = options.config();
     if (!config || options.now() - lastClaimScan < (options.claimScanIntervalMs ?? 10_000)) return;
     lastClaimScan = options.now();
@@ -95,6 +110,9 @@ export function createLiquidityCranker(options: LiquidityCrankerOptions): Liquid
       const existing = await fetchAccounts(rpc, destinations);
       for (const [index, { address, request }] of struck.entries()) {
         if (!existing[index]) continue; // the owner has no account to receive into yet
+        const seen = sighted(address, slot, true);
+        const waited = (wait: number) => slot >= seen.slot + BigInt(wait) && seen.scans >= CLAIM_TAKEOVER_SCANS;
+        if (options.turn && !options.turn(kind === 'deposit' ? 'claim_deposit' : 'claim_withdraw', address, waited)) continue;
         const [epochRecord] = await findEpochRecordPda({ epoch: request.epoch }, { programAddress: program });
         const destination = destinations[index]!;
         await once(`${kind}:${address}`, async () => {
@@ -113,7 +131,9 @@ export function createLiquidityCranker(options: LiquidityCrankerOptions): Liquid
       const pool = await readPool();
       if (!pool) return;
       await strike(slot, pool);
-      await claims(pool);
+      await claims(slot, pool);
+      // Struck epochs and claimed requests are gone from the chain: forget them (a few per epoch at most).
+      if (sightings.size > 1_000) sightings.clear();
     },
   };
 }
@@ -128,7 +148,7 @@ export interface LiquidityStep {
   idle(): Promise<void>;
 }
 
-export function createLiquidityStep(ctx: KeeperContext, setup: KeeperSetup, sendPath: SendPath): LiquidityStep {
+export function createLiquidityStep(ctx: KeeperContext, setup: KeeperSetup, sendPath: SendPath, turns?: Pick<CrankTurns, 'liquidityTurn'>): LiquidityStep {
   const cranker = createLiquidityCranker({
     rpc: ctx.rpc,
     program: ctx.program,
@@ -136,6 +156,7 @@ export function createLiquidityStep(ctx: KeeperContext, setup: KeeperSetup, send
     config: () => setup.config(),
     send: (step, subject, instructions) => sendPath.crank(step, subject, instructions),
     now: ctx.now,
+    ...(turns ? { turn: turns.liquidityTurn } : {}),
   });
   let running: Promise<void> | undefined;
   let lastPass = 0;
