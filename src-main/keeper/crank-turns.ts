@@ -35,6 +35,8 @@ export interface FleetStatus {
   takeoverSlots?: number;
   /** Rivals this keeper takes turns with (rival-yield.ts). */
   rivals: string[];
+  /** The other fleet members' keys it knows (never its rivals: setFleetPeers). */
+  peers: string[];
   /** Cranks sent for another shard's wager (its owner did not crank it in time), per step. */
   takeovers: Partial<Record<CrankStep, number>>;
   /** Cranks held back for now (another's shard or turn), per step, since start; counted once per wager and step. */
@@ -62,6 +64,8 @@ export interface CrankTurns {
    * member pays for a race).
    */
   liquidityTurn(step: CrankStep, subject: Address, waited: (takeoverSlots: number) => boolean): boolean;
+  /** The other fleet members' keys: not rivals (rival-yield.ts setPeers). */
+  setFleetPeers(addresses: readonly string[]): void;
   status(): FleetStatus;
 }
 
@@ -109,6 +113,7 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
   /** Steps already counted as held for a wager (each counted once). */
   const heldOnce = new Map<string, Set<CrankStep>>();
   const takeovers: Partial<Record<CrankStep, number>> = {};
+  let peers: string[] = [];
   const held: Partial<Record<CrankStep, number>> = {};
 
   const dueSlot = (step: CrankStep, view: WagerView): bigint => {
@@ -145,6 +150,10 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
       const owner = shardOf(view.address, shard.count);
       if (owner === shard.index) return null;
       return { shard: shardLabel({ index: owner, count: shard.count }), takeoverSlot: Number(dueSlot(step, view)) + takeoverWait(shard, owner) };
+    },
+    setFleetPeers(addresses) {
+      peers = [...addresses];
+      rivals?.setPeers(addresses);
     },
     liquidityTurn(step, subject, waited) {
       if (!shard) return true;
@@ -202,6 +211,7 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
     status: () => ({
       ...(shard ? { shard: shardLabel(shard), takeoverSlots: shard.takeoverSlots } : {}),
       rivals: rivals?.rivals() ?? [],
+      peers: [...peers],
       takeovers: { ...takeovers },
       held: { ...held },
     }),

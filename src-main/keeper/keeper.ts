@@ -103,6 +103,8 @@ export interface Keeper extends KeeperService {
   overdueRequests(): OverdueWager[];
   /** Its place in a fleet: shard, takeovers and held cranks per step, the rivals it takes turns with. */
   fleet(): FleetStatus;
+  /** The other members of its fleet (their keys, from Settings → Fleet's members' health): never taken for rivals. */
+  setFleetPeers(addresses: readonly string[]): void;
 }
 
 const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
@@ -178,6 +180,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     isPaused: () => ctx.paused,
     overdueRequests: () => overdue.list(),
     fleet: () => turns.status(),
+    setFleetPeers: (addresses) => turns.setFleetPeers(addresses.filter((peer) => peer !== signer.address)),
     crank: (step, subject, instructions) => sendPath.crank(step, subject, instructions),
     async claimPayoutNow(address) {
       const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);

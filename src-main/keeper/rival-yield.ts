@@ -40,6 +40,12 @@ export interface RivalYield {
   landedAfter(slots: number): void;
   /** Rivals known now (their addresses). */
   rivals(): string[];
+  /**
+   * The other members of this keeper's fleet (their keys, from Settings → Fleet's members): never ranked
+   * as rivals, since the shards already say whose turn it is. Without this, a takeover race lost to a
+   * member made the two take turns on their own shards too, for RIVAL_TTL_MS.
+   */
+  setPeers(addresses: readonly string[]): void;
 }
 
 const encoder = getAddressEncoder();
@@ -51,6 +57,7 @@ export function createRivalYield(ctx: KeeperContext): RivalYield {
   const self = signer.address;
   /** Rival address -> when last seen winning (Unix ms). */
   const known = new Map<Address, number>();
+  const peers = new Set<string>();
   const pending = new Set<Address>();
   let lookups = 0;
 
@@ -85,7 +92,7 @@ export function createRivalYield(ctx: KeeperContext): RivalYield {
       ctx.launch(async () => {
         try {
           const winner = await winnerOf(wager);
-          if (winner && winner !== self) {
+          if (winner && winner !== self && !peers.has(winner)) {
             if (!known.has(winner)) log?.info({ rival: winner, wager }, 'another keeper cranks the same wagers: taking turns with it (rival-yield)');
             known.set(winner, now());
           }
@@ -115,6 +122,11 @@ export function createRivalYield(ctx: KeeperContext): RivalYield {
 
   return {
     rivals: () => current().map(String),
+    setPeers(addresses) {
+      peers.clear();
+      for (const peer of addresses) if (peer !== self) peers.add(peer);
+      for (const peer of peers) known.delete(peer as Address);
+    },
     landedAfter(slots) {
       latencies.push(slots);
       if (latencies.length > LATENCY_SAMPLES) latencies.shift();

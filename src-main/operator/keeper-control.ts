@@ -65,7 +65,14 @@ export interface KeeperControl {
 
 export function createKeeperControl(
   options: ResolvedOperatorOptions,
-  service: { emit(event: OperatorEvent): void; relay: KeeperEventRelay; rows: QueueRows; apiUrl(): string | null },
+  service: {
+    emit(event: OperatorEvent): void;
+    relay: KeeperEventRelay;
+    rows: QueueRows;
+    apiUrl(): string | null;
+    /** The fleet members' keys known now (fleet-service.ts): each keeper started here is told them. */
+    fleetPeers(): string[];
+  },
 ): KeeperControl {
   const { log, flags } = options;
   const { emit, relay, rows } = service;
@@ -149,6 +156,7 @@ export function createKeeperControl(
     settings,
     attach(core, stepLog, deployment) {
       rows.learnPaytables(deployment.paytables);
+      core.keeper.setFleetPeers(service.fleetPeers());
       return relay.attach(core, stepLog);
     },
     onDemoChange: emitStatus,

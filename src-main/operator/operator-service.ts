@@ -103,9 +103,10 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
 
   const rows = createQueueRows();
   const relay = createKeeperEventRelay({ emit, keeperEvents, guardianEvents, rows });
-  const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl });
+  // The fleet watch is told where to send its peers' keys before the control exists (it starts with the service).
+  const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
+  const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, fleetPeers: () => fleet.peers() });
   const keys = createKeeperKeyService(control, options);
-  const fleet = createFleetService(options);
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
@@ -137,6 +138,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
         }
       }
       control.startProbe();
+      fleet.membersChanged(); // the fleet watch runs from the start: the keeper learns its peers' keys
     },
     async stop() {
       fleet.stop();

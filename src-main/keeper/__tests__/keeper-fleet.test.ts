@@ -32,6 +32,8 @@ describe('keepers sharing one chain', () => {
   it(`a fleet of three (--shard I/3) settles ${WAGERS} wagers without racing itself, and loses nothing when a member stops`, async () => {
     const fleet = await startKeepers(bed, 'fleet', 3, { shards: true });
     running.push(...fleet);
+    // As the console does from Settings → Fleet's members: each knows the others' keys (never its rivals).
+    for (const member of fleet) member.keeper.setFleetPeers(fleet.map((other) => other.key.address));
     expect((await fleet[1]!.keeper.health()).shard).toBe('1/3');
 
     const wagers = await openWagers(bed, WAGERS);
@@ -66,6 +68,11 @@ describe('keepers sharing one chain', () => {
     // Member 0 (its successor) took them over, member 1 only as a later backup.
     expect(fleet[0]!.keeper.fleet().takeovers.settle ?? 0).toBeGreaterThan(0);
     expect(later.filter((w) => shardOf(w, 3) === 2)).toHaveLength(orphaned.length);
+    // A takeover race lost to a member does not make the two take turns on their own shards.
+    for (const member of fleet.slice(0, 2)) {
+      expect(member.keeper.fleet().rivals).toEqual([]);
+      expect(member.keeper.fleet().peers).toHaveLength(2);
+    }
     for (const member of fleet) await member.stop();
   }, 300_000);
 

@@ -7,6 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { HealthRecord, KeeperService } from '../../keeper/keeper-service';
 import { createPublicApi, listenPublicApi } from '../../api/public-api';
 import { createFleetWatch, fleetHealthUrl } from '../fleet-watch';
+import { openHeadlessSettings } from '../console-settings';
+import { createFleetService } from '../fleet-service';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function member(health: HealthRecord & { shard?: string }) {
   const keeper: KeeperService = {
@@ -54,5 +59,21 @@ describe('the fleet watch', () => {
     expect(() => fleetHealthUrl('10.0.0.2:7300')).toThrow(/e.g. http:\/\/10.0.0.2:7300/);
     expect(() => fleetHealthUrl('ftp://10.0.0.2/')).toThrow(/http\(s\) URL/);
     expect(() => fleetHealthUrl('not a url')).toThrow(/not a URL/);
+  });
+
+  it("hands the keeper its peers' keys as their health answers them, once each change", async () => {
+    const a = await member({ keeper: 'KeeperA', lamports: '1', lastTick: 1, queue: 0, shard: '0/2' });
+    const settings = openHeadlessSettings(mkdtempSync(join(tmpdir(), 'wk-fleet-peers-')));
+    settings.set({ fleetMembers: [a.url] });
+    const told: string[][] = [];
+    const fleet = createFleetService({ settings }, { peersChanged: (keys) => told.push(keys) });
+    try {
+      fleet.membersChanged();
+      await expect.poll(() => told, { timeout: 10_000 }).toEqual([['KeeperA']]);
+      expect(fleet.peers()).toEqual(['KeeperA']);
+    } finally {
+      fleet.stop();
+      await a.close();
+    }
   });
 });
