@@ -11,29 +11,17 @@
  * at a time per connection), so client and server each have a core of their own. The chain's slot clock is
  * stopped while measuring, so the keeper loop is idle (no slot notifications) for both servers alike.
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { address, generateKeyPairSigner } from '@solana/kit';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { devApp } from './bench-chain';
 import { createPublicApi, listenPublicApi } from '../src-main/api/public-api';
 import { connectToChain } from '../src-main/chain/rpc-connection';
 import { createKeeper } from '../src-main/keeper/keeper';
 import { startLocalnet } from '../src-main/localnet/localnet';
-import { getOpenWagerForApp } from '../src-main/protocol/wager';
-import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { openDatabase } from '../src-main/store/database';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -55,29 +43,9 @@ const keeper = createKeeper({ connection, signer: keeperKey, db, programAddress:
 await keeper.start();
 
 const { manifest } = localnet;
-const app = await keypairFromBytes(manifest.devKeys.app.keypair);
-const [stakeSource] = await findAssociatedTokenPda({ mint: address(manifest.usdcMint), owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-const { instruction, wager } = await getOpenWagerForApp({
-  payer: app,
-  stakeOwner: app,
-  integratorAuthority: app,
-  paytable: address(manifest.paytables[0]!.address),
-  stakeSource,
-  beneficiary: stakeSource,
-  oracleNetworkState: address(manifest.oracle.networkState),
-  stake: 1_000_000n,
-  nonce: BigInt(Date.now()),
-});
 const { value: lifetime } = await connection.rpc.getLatestBlockhash().send();
-const signed = await signTransactionMessageWithSigners(
-  pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(app, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions([instruction], m),
-  ),
-);
-await connection.rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
+const { wager, wire } = await (await devApp(manifest)).signedOpen(address(manifest.paytables[0]!.address), BigInt(Date.now()), lifetime);
+await connection.rpc.sendTransaction(wire, { encoding: 'base64' }).send();
 await keeper.submitWager(wager);
 for (let waited = 0; keeper.records.get(wager)?.state !== 'settled'; waited += 100) {
   if (waited > 20_000) throw new Error(`the wager was not settled: ${JSON.stringify(keeper.records.get(wager))}`);

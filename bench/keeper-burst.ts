@@ -16,34 +16,16 @@
  * chain (their fee paid for nothing) over distinct transactions sent. The bench's own reads (confirming
  * the opens, reading slots and statuses afterwards) go straight to the localnet and are not counted.
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  getBase58Decoder,
-  type Address,
-  type Signature,
-} from '@solana/kit';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { spawn } from 'node:child_process';
+import { address, createSolanaRpc, getBase58Decoder, type Address, type Signature } from '@solana/kit';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
+import { devApp, startLocalnetProcess } from './bench-chain';
 import { connectToChain } from '../src-main/chain/rpc-connection';
 import { DEFAULT_MAX_IN_FLIGHT, createKeeper } from '../src-main/keeper/keeper';
-import type { LocalnetManifest } from '../src-main/localnet/localnet';
-import { getOpenWagerForApp } from '../src-main/protocol/wager';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { openDatabase } from '../src-main/store/database';
 
@@ -52,16 +34,12 @@ const SENDERS = Number(process.argv[3] ?? 8);
 const MAX_IN_FLIGHT = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 const SLOT_MS = 400;
 const T_SETTLE = 150n;
-const bin = fileURLToPath(new URL('../bin/wager-keeper.js', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 // --- the chain, as its own process
-const localnetProcess = spawn(process.execPath, [bin, 'localnet', '--rpc-port', '0', '--slot-ms', String(SLOT_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-const manifest = await new Promise<LocalnetManifest>((resolve, reject) => {
-  createInterface({ input: localnetProcess.stdout }).once('line', (line) => resolve(JSON.parse(line) as LocalnetManifest));
-  localnetProcess.once('exit', (code) => reject(new Error(`the localnet exited (${code})`)));
-});
+const localnet = await startLocalnetProcess(SLOT_MS);
+const { manifest } = localnet;
 const rpc = createSolanaRpc(manifest.rpcUrl);
 const dir = await mkdtemp(join(tmpdir(), 'bench-burst-'));
 
@@ -165,35 +143,13 @@ keeper.events.on('record', (record) => {
 });
 
 // --- the burst: WAGERS opens signed up front (one blockhash, valid 150 blocks), then sent by SENDERS senders
-const app = await keypairFromBytes(manifest.devKeys.app.keypair);
-const [stakeSource] = await findAssociatedTokenPda({ mint: address(manifest.usdcMint), owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+const { signedOpen } = await devApp(manifest);
 const paytable = address(manifest.paytables.find((p) => p.name === 'coin-flip')!.address);
 const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
 const signingStarted = Date.now();
-const opens: { wager: Address; signature: Signature; wire: ReturnType<typeof getBase64EncodedWireTransaction> }[] = [];
+const opens: Awaited<ReturnType<typeof signedOpen>>[] = [];
 let nonce = BigInt(Date.now()) * 1000n;
-for (let i = 0; i < WAGERS; i++) {
-  const { instruction, wager } = await getOpenWagerForApp({
-    payer: app,
-    stakeOwner: app,
-    integratorAuthority: app,
-    paytable,
-    stakeSource,
-    beneficiary: stakeSource,
-    oracleNetworkState: address(manifest.oracle.networkState),
-    stake: 1_000_000n,
-    nonce: nonce++,
-  });
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(app, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => appendTransactionMessageInstructions([instruction], m),
-    ),
-  );
-  opens.push({ wager, signature: getSignatureFromTransaction(signed), wire: getBase64EncodedWireTransaction(signed) });
-}
+for (let i = 0; i < WAGERS; i++) opens.push(await signedOpen(paytable, nonce++, lifetime));
 const signingMs = Date.now() - signingStarted;
 const stage = (what: string, extra: Record<string, unknown> = {}) => console.error(JSON.stringify({ stage: what, atMs: Date.now() - signingStarted, ...extra }));
 stage('signed', { opens: opens.length });
@@ -365,6 +321,5 @@ db.close();
 proxy.close();
 wsProxy.close();
 upstreamAgent.destroy();
-localnetProcess.kill('SIGTERM');
-await new Promise((resolve) => localnetProcess.once('exit', resolve));
+await localnet.stop();
 await rm(dir, { recursive: true, force: true });

@@ -11,31 +11,13 @@
  * fulfilment slot from the oracle request account's fulfil transaction. The keeper's own view (the slot it
  * saw each fulfilment in) is reported next to it.
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Signature,
-} from '@solana/kit';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { spawn } from 'node:child_process';
+import { address, createSolanaRpc, type Address, type Signature } from '@solana/kit';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { devApp, startLocalnetProcess } from './bench-chain';
 import { connectToChain } from '../src-main/chain/rpc-connection';
 import { createKeeper } from '../src-main/keeper/keeper';
-import type { LocalnetManifest } from '../src-main/localnet/localnet';
-import { getOpenWagerForApp } from '../src-main/protocol/wager';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { openDatabase } from '../src-main/store/database';
 
@@ -44,15 +26,11 @@ const SPREAD_MS = Number(process.argv[3] ?? 40_000);
 const SLOT_MS = 400;
 const REQUEST_TARGET_SLOTS = 3;
 const SETTLE_TARGET_SLOTS = 1;
-const bin = fileURLToPath(new URL('../bin/wager-keeper.js', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- the chain, as its own process
-const localnetProcess = spawn(process.execPath, [bin, 'localnet', '--rpc-port', '0', '--slot-ms', String(SLOT_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-const manifest = await new Promise<LocalnetManifest>((resolve, reject) => {
-  createInterface({ input: localnetProcess.stdout }).once('line', (line) => resolve(JSON.parse(line) as LocalnetManifest));
-  localnetProcess.once('exit', (code) => reject(new Error(`the localnet exited (${code})`)));
-});
+const localnet = await startLocalnetProcess(SLOT_MS);
+const { manifest } = localnet;
 const rpc = createSolanaRpc(manifest.rpcUrl);
 const dir = await mkdtemp(join(tmpdir(), 'bench-keeper-'));
 
@@ -67,34 +45,14 @@ const keeper = createKeeper({
 await keeper.start();
 
 // --- the app: opens WAGERS wagers, one at a random moment in each of WAGERS equal time slices
-const app = await keypairFromBytes(manifest.devKeys.app.keypair);
-const [stakeSource] = await findAssociatedTokenPda({ mint: address(manifest.usdcMint), owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+const { signedOpen } = await devApp(manifest);
 const paytables = manifest.paytables.map((p) => address(p.address));
 let nonce = BigInt(Date.now()) * 1000n;
 
 async function openOne(index: number): Promise<Address> {
-  const { instruction, wager } = await getOpenWagerForApp({
-    payer: app,
-    stakeOwner: app,
-    integratorAuthority: app,
-    paytable: paytables[index % paytables.length]!,
-    stakeSource,
-    beneficiary: stakeSource,
-    oracleNetworkState: address(manifest.oracle.networkState),
-    stake: 1_000_000n,
-    nonce: nonce++,
-  });
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(app, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => appendTransactionMessageInstructions([instruction], m),
-    ),
-  );
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
-  const signature = getSignatureFromTransaction(signed);
+  const { wager, signature, wire } = await signedOpen(paytables[index % paytables.length]!, nonce++, lifetime);
+  await rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
   for (;;) {
     const status = (await rpc.getSignatureStatuses([signature]).send()).value[0];
     if (status?.err) throw new Error(`open ${signature} failed: ${JSON.stringify(status.err)}`);
@@ -190,6 +148,5 @@ console.log(
 );
 
 db.close();
-localnetProcess.kill('SIGTERM');
-await new Promise((resolve) => localnetProcess.once('exit', resolve));
+await localnet.stop();
 await rm(dir, { recursive: true, force: true });

@@ -81,79 +81,45 @@ function rows(): { rows: Row[]; sources: Map<string, Loaded | undefined> } {
     target,
     bench: 'cu',
   });
-  const burst = src('burst');
+  /** A row whose figure is `template` over the bench's result. */
+  const row = (bench: string, what: string, template: string, target = ''): Row => ({ what, figure: figure(src(bench), template), target, bench });
   const fleet = src('fleet');
   const list: Row[] = [
     cuRow('open_wager', '≤ 10 000'),
-    {
-      what: 'Compute units: request_randomness (with the oracle CPI), fixed oracle bump depths',
-      figure: figure(cu, '{requestRandomness.min} / {requestRandomness.median} / {requestRandomness.max} (best / median / worst; +1 500 per oracle bump try)'),
-      target: '≤ 12 000 at 1 oracle bump try',
-      bench: 'cu',
-    },
+    row(
+      'cu',
+      'Compute units: request_randomness (with the oracle CPI), fixed oracle bump depths',
+      '{requestRandomness.min} / {requestRandomness.median} / {requestRandomness.max} (best / median / worst; +1 500 per oracle bump try)',
+      '≤ 12 000 at 1 oracle bump try',
+    ),
     cuRow('settle_wager', '≤ 10 000'),
     cuRow('expire_wager', '≤ 6 000'),
-    { what: 'Compute units: oracle request_v2 / fulfill (local oracle, random seeds)', figure: figure(src('oracle'), 'request_v2 median {request_v2.median}, fulfill median {fulfill.median}'), target: '', bench: 'oracle' },
-    {
-      what: 'Keeper overhead: request landed after open (slots)',
-      figure: figure(src('keeper'), 'p50 {requestSlotsAfterOpen.p50}, p99 {requestSlotsAfterOpen.p99} ({requestSlotsAfterOpen.samples} wagers)'),
-      target: '99 % by open+3',
-      bench: 'keeper',
-    },
-    {
-      what: 'Keeper overhead: settle landed after fulfilment (slots)',
-      figure: figure(src('keeper'), 'p50 {settleSlotsAfterFulfilment.p50}, p99 {settleSlotsAfterFulfilment.p99}'),
-      target: '≤ 1 slot',
-      bench: 'keeper',
-    },
-    {
-      what: 'Burst: wagers opened at once, settled within T_SETTLE',
-      figure: figure(burst, '{settlement.settledWithinTSettle} of {opening.landed}; open→settle p99 {settlement.slotsFromOpenToSettle.p99} slots'),
-      target: 'all, by open+150',
-      bench: 'burst',
-    },
-    { what: 'Keeper RPC calls per wager (burst)', figure: figure(burst, '{rpcCallsPerWager}'), target: '', bench: 'burst' },
-    { what: 'Keeper WebSocket messages per wager (burst)', figure: figure(burst, '{wsMessagesPerWager}'), target: '', bench: 'burst' },
-    { what: 'Keeper wasted fees (burst)', figure: figure(burst, '{wastedFeesPct|%}'), target: '', bench: 'burst' },
-    {
-      what: 'Fleet: keepers sharing the wagers',
-      figure: fleet ? fleetFigure(fleet) : NOT_MEASURED,
-      target: '',
-      bench: 'fleet',
-    },
-    {
-      what: 'API: GET /v1/wagers/:address, requests per second',
-      figure: figure(src('api'), '{requestsPerSecond.api}/s against a bare node:http {requestsPerSecond.bare}/s (ratio {ratio})'),
-      target: '≥ 0.5 × bare',
-      bench: 'api',
-    },
-    {
-      what: 'Localnet: transfers executed per second',
-      figure: figure(src('localnet'), '{skipPreflight.executedPerSecond}/s skipPreflight, {preflight.executedPerSecond}/s with preflight; slot drift {skipPreflight.slotClock.driftPercent|%}'),
-      target: '≥ 1 000/s, drift < 10 %',
-      bench: 'localnet',
-    },
-    { what: 'Localnet: start to ready line (ms)', figure: figure(src('startup'), 'median {readyLineMs.median}'), target: '< 5 000', bench: 'startup' },
-    {
-      what: 'Console: keeper address on screen after the ready line (ms)',
-      figure: figure(src('console-ready'), 'median {keeperAddressOnScreenAfterReadyLineMs.median}, max {keeperAddressOnScreenAfterReadyLineMs.max}'),
-      target: '≤ 1 000 (issue 18)',
-      bench: 'console-ready',
-    },
-    { what: 'Console: Queue frames while 10 000 wagers update (ms)', figure: figure(src('console-queue'), 'p95 {frameMs.p95}, p99 {frameMs.p99}'), target: 'p95 < 16', bench: 'console-queue' },
-    {
-      what: 'Console core: memory with 10 000 tracked wagers',
-      figure: figure(src('console-memory'), 'RSS {with10kTracked.rssMiB} MiB, heap {with10kTracked.heapUsedMiB} MiB; queue call {queueCallMs} ms'),
-      target: '',
-      bench: 'console-memory',
-    },
-    { what: 'Inspector: a closed wager never tracked (ms, RPC calls)', figure: figure(src('inspector'), 'median {answerMs.median} ms, {rpcCallsPerAnswer} calls'), target: '', bench: 'inspector' },
-    {
-      what: 'Gateway: paid wager end to end',
-      figure: figure(src('gateway'), 'p50 {sequential.p50Ms} ms, {concurrent.paidPerSecond} paid/s, {rpcCallsPerPaidWager} RPC calls each'),
-      target: '',
-      bench: 'gateway',
-    },
+    row('oracle', 'Compute units: oracle request_v2 / fulfill (local oracle, random seeds)', 'request_v2 median {request_v2.median}, fulfill median {fulfill.median}'),
+    row('keeper', 'Keeper overhead: request landed after open (slots)', 'p50 {requestSlotsAfterOpen.p50}, p99 {requestSlotsAfterOpen.p99} ({requestSlotsAfterOpen.samples} wagers)', '99 % by open+3'),
+    row('keeper', 'Keeper overhead: settle landed after fulfilment (slots)', 'p50 {settleSlotsAfterFulfilment.p50}, p99 {settleSlotsAfterFulfilment.p99}', '≤ 1 slot'),
+    row('burst', 'Burst: wagers opened at once, settled within T_SETTLE', '{settlement.settledWithinTSettle} of {opening.landed}; open→settle p99 {settlement.slotsFromOpenToSettle.p99} slots', 'all, by open+150'),
+    row('burst', 'Keeper RPC calls per wager (burst)', '{rpcCallsPerWager}'),
+    row('burst', 'Keeper WebSocket messages per wager (burst)', '{wsMessagesPerWager}'),
+    row('burst', 'Keeper wasted fees (burst)', '{wastedFeesPct|%}'),
+    { what: 'Fleet: keepers sharing the wagers', figure: fleet ? fleetFigure(fleet) : NOT_MEASURED, target: '', bench: 'fleet' },
+    row('api', 'API: GET /v1/wagers/:address, requests per second', '{requestsPerSecond.api}/s against a bare node:http {requestsPerSecond.bare}/s (ratio {ratio})', '≥ 0.5 × bare'),
+    row(
+      'localnet',
+      'Localnet: transfers executed per second',
+      '{skipPreflight.executedPerSecond}/s skipPreflight, {preflight.executedPerSecond}/s with preflight; slot drift {skipPreflight.slotClock.driftPercent|%}',
+      '≥ 1 000/s, drift < 10 %',
+    ),
+    row('startup', 'Localnet: start to ready line (ms)', 'median {readyLineMs.median}', '< 5 000'),
+    row(
+      'console-ready',
+      'Console: keeper address on screen after the ready line (ms)',
+      'median {keeperAddressOnScreenAfterReadyLineMs.median}, max {keeperAddressOnScreenAfterReadyLineMs.max}',
+      '≤ 1 000 (issue 18)',
+    ),
+    row('console-queue', 'Console: Queue frames while 10 000 wagers update (ms)', 'p95 {frameMs.p95}, p99 {frameMs.p99}', 'p95 < 16'),
+    row('console-memory', 'Console core: memory with 10 000 tracked wagers', 'RSS {with10kTracked.rssMiB} MiB, heap {with10kTracked.heapUsedMiB} MiB; queue call {queueCallMs} ms'),
+    row('inspector', 'Inspector: a closed wager never tracked (ms, RPC calls)', 'median {answerMs.median} ms, {rpcCallsPerAnswer} calls'),
+    row('gateway', 'Gateway: paid wager end to end', 'p50 {sequential.p50Ms} ms, {concurrent.paidPerSecond} paid/s, {rpcCallsPerPaidWager} RPC calls each'),
   ];
   return { rows: list, sources };
 }
