@@ -6,44 +6,17 @@
  *   (0.2-1.2 s, then the real answer), a cut connection, a stale answer (an earlier answer to the same
  *   method). It also watches every 429: when the same call (the same JSON body, as a retrying client
  *   sends it again) comes back, it records how long after the 429 it came, so a test can tell whether
- *   Retry-After was honoured;
+ *   Retry-After was honoured. It is src-main/keeper/__tests__/rpc-fault-proxy.ts (the keeper tests' proxy)
+ *   with every kind of fault, weighted;
  * - a WebSocket proxy in front of the PubSub endpoint that drops every open connection at seeded moments
  *   (both sides closed, as a load balancer restarting does), so subscriptions must be made again.
- *
- * src-main/keeper/__tests__/rpc-fault-proxy.ts is the keeper tests' simpler proxy (no timeouts, spikes,
- * WebSocket drops or 429 tracking); this one is the chaos runs' own.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import { seededRandom } from '../../keeper/__tests__/rpc-fault-proxy';
+import { ALL_RPC_FAULT_KINDS, seededRandom, startRpcFaultProxy, type RpcFaultKind, type RpcFaultProxy } from '../../keeper/__tests__/rpc-fault-proxy';
 
-export const CHAOS_FAULT_KINDS = ['http500', 'http429', 'stall', 'timeout', 'spike', 'cut', 'stale'] as const;
-export type ChaosFaultKind = (typeof CHAOS_FAULT_KINDS)[number];
-const STALE_DEPTH = 8;
-const RETRY_AFTER_SECONDS = 1;
-
-export interface ChaosRpcProxy {
-  url: string;
-  stats(): {
-    calls: number;
-    faults: Record<ChaosFaultKind, number>;
-    /** For each 429'd call seen again: ms from the 429 to the same call coming back. */
-    retryAfterGapsMs: number[];
-  };
-  setRate(rate: number): void;
-  /** The next `count` calls get `kind`, whatever the rate (so a rare kind surely happens). */
-  injectNext(kind: ChaosFaultKind, count?: number): void;
-  close(): Promise<void>;
-}
-
-const readBody = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString()));
-    request.on('error', reject);
-  });
+export const CHAOS_FAULT_KINDS = ALL_RPC_FAULT_KINDS;
+export type ChaosFaultKind = RpcFaultKind;
+export type ChaosRpcProxy = RpcFaultProxy;
 
 export interface ChaosRpcProxyOptions {
   /** The real RPC (http://...). */
@@ -55,110 +28,8 @@ export interface ChaosRpcProxyOptions {
   weights?: Partial<Record<ChaosFaultKind, number>>;
 }
 
-export async function startChaosRpcProxy({ target, rate: initialRate, seed, weights = {} }: ChaosRpcProxyOptions): Promise<ChaosRpcProxy> {
-  const random = seededRandom(seed);
-  const weighted = CHAOS_FAULT_KINDS.map((kind) => ({ kind, weight: weights[kind] ?? 1 }));
-  const totalWeight = weighted.reduce((sum, { weight }) => sum + weight, 0);
-  const drawKind = (): ChaosFaultKind => {
-    let point = random() * totalWeight;
-    for (const { kind, weight } of weighted) if ((point -= weight) < 0) return kind;
-    return weighted.at(-1)!.kind;
-  };
-  let rate = initialRate;
-  let calls = 0;
-  const faults = Object.fromEntries(CHAOS_FAULT_KINDS.map((kind) => [kind, 0])) as Record<ChaosFaultKind, number>;
-  const earlierAnswers = new Map<string, string[]>();
-  /** Bodies answered 429, with when: a retry sends the very same body (same id). */
-  const rateLimited = new Map<string, number>();
-  const injected: ChaosFaultKind[] = [];
-  const retryAfterGapsMs: number[] = [];
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const delay = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => (timers.delete(timer), resolve()), ms);
-      timers.add(timer);
-    });
-
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const body = await readBody(request);
-    const limitedAt = rateLimited.get(body);
-    if (limitedAt !== undefined) {
-      rateLimited.delete(body);
-      retryAfterGapsMs.push(Date.now() - limitedAt);
-    }
-    let call: { id?: unknown; method?: string } = {};
-    try {
-      call = JSON.parse(body) as typeof call;
-    } catch {
-      // not JSON: passed on as is
-    }
-    const method = typeof call.method === 'string' ? call.method : '';
-    calls += 1;
-    const forced = method !== '' ? injected.shift() : undefined;
-    const kind = forced ?? (method !== '' && random() < rate ? drawKind() : undefined);
-    if (kind) faults[kind] += 1;
-    switch (kind) {
-      case 'http500':
-        return void response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
-      case 'http429':
-        rateLimited.set(body, Date.now());
-        return void response
-          .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS) })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, error: { code: 429, message: 'Too many requests for a specific RPC call' } }));
-      case 'cut':
-        return void request.socket.destroy();
-      case 'timeout':
-        // No answer: the client's own timeout ends it (cut after 20 s if it never gives up).
-        await delay(20_000);
-        return void request.socket.destroy();
-      case 'stall':
-        await delay(3_000);
-        break;
-      case 'spike':
-        await delay(200 + Math.floor(random() * 1_000));
-        break;
-      case 'stale': {
-        const kept = earlierAnswers.get(method) ?? [];
-        const earlier = kept[Math.floor(random() * kept.length)];
-        if (earlier) {
-          const answer = JSON.parse(earlier) as { id?: unknown };
-          answer.id = call.id;
-          return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-        }
-        break;
-      }
-    }
-    if (request.socket.destroyed) return;
-    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    const text = await upstream.text();
-    if (upstream.status === 200 && method) earlierAnswers.set(method, [...(earlierAnswers.get(method) ?? []), text].slice(-STALE_DEPTH));
-    if (!request.socket.destroyed) response.writeHead(upstream.status, { 'content-type': 'application/json' }).end(text);
-  };
-
-  const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(502).end();
-      else response.end();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    stats: () => ({ calls, faults: { ...faults }, retryAfterGapsMs: [...retryAfterGapsMs] }),
-    setRate: (next) => void (rate = next),
-    injectNext: (kind, count = 1) => void injected.push(...Array.from({ length: count }, () => kind)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+export function startChaosRpcProxy({ target, rate, seed, weights = {} }: ChaosRpcProxyOptions): Promise<ChaosRpcProxy> {
+  return startRpcFaultProxy({ target, rate, seed, weights, kinds: CHAOS_FAULT_KINDS });
 }
 
 export interface WebSocketDropper {
