@@ -5,11 +5,12 @@
  * the keeper's process, on its machine).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { ClusterView, DeploymentView } from '../../../src-main/operator/operator-interface';
 import { explorerUrl } from '../model/format';
 import { useBridge } from '../queries';
 import { CopyButton } from './CopyButton';
+import { PathField, usePathField } from './FieldRow';
 
 function AddressValue({ cluster, value, label }: { cluster: ClusterView; value: string; label: string }) {
   const url = explorerUrl(cluster.name, 'address', value);
@@ -29,7 +30,11 @@ function AddressValue({ cluster, value, label }: { cluster: ClusterView; value: 
 }
 
 const sourceText = (source: DeploymentView['source']) =>
-  source.kind === 'localnet' ? "this localnet's own (its manifest)" : source.kind === 'file' ? `the file ${source.path}` : `found by its genesis hash in ${source.path}`;
+  source.kind === 'localnet'
+    ? "this localnet's own (its manifest)"
+    : source.kind === 'file'
+      ? `the file ${source.path}`
+      : `found by its genesis hash in ${source.path}`;
 
 function Details({ cluster, deployment }: { cluster: ClusterView; deployment: DeploymentView }) {
   return (
@@ -48,7 +53,8 @@ function Details({ cluster, deployment }: { cluster: ClusterView; deployment: De
       </dd>
       <dt>oracle</dt>
       <dd>
-        {deployment.oracleName}: <AddressValue cluster={cluster} value={deployment.oracleProgram} label="oracle program" />
+        {deployment.oracleName}:{' '}
+        <AddressValue cluster={cluster} value={deployment.oracleProgram} label="oracle program" />
       </dd>
       <dt>pool</dt>
       <dd>
@@ -73,8 +79,9 @@ function Details({ cluster, deployment }: { cluster: ClusterView; deployment: De
 function LoadDeployment({ onPicked }: { onPicked?: () => void }) {
   const bridge = useBridge();
   const client = useQueryClient();
-  const [path, setPath] = useState('');
-  const [pathError, setPathError] = useState<string | null>(null);
+  const deploymentPath = usePathField(
+    'Enter the path of a deployment file (the JSON `wager-keeper deploy` writes) on the machine that runs the keeper',
+  );
   const load = useMutation({
     mutationFn: (file: string) => bridge.call('loadDeployment', { path: file }),
     onSuccess: async (status) => {
@@ -88,36 +95,23 @@ function LoadDeployment({ onPicked }: { onPicked?: () => void }) {
     event.preventDefault();
     load.reset();
     if (pick) {
-      const picked = await pick().catch((error: Error) => (setPathError(error.message), null));
+      const picked = await pick().catch((error: Error) => (deploymentPath.setError(error.message), null));
       if (picked) load.mutate(picked);
       return;
     }
-    if (!path.trim()) return setPathError('Enter the path of a deployment file (the JSON `wager-keeper deploy` writes) on the machine that runs the keeper');
-    setPathError(null);
-    load.mutate(path.trim());
+    const entered = deploymentPath.take();
+    if (entered) load.mutate(entered);
   };
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       {!pick && (
         <div className="form-grid">
-          <label htmlFor="deployment-path">Deployment file path</label>
-          <div className="field">
-            <input
-              id="deployment-path"
-              type="text"
-              value={path}
-              placeholder="~/deployments/devnet.json"
-              aria-invalid={pathError ? true : undefined}
-              aria-describedby={pathError ? 'deployment-path-error' : undefined}
-              onChange={(e) => setPath(e.target.value)}
-            />
-            <span className="muted note">a path on the machine that runs the keeper</span>
-            {pathError && (
-              <span id="deployment-path-error" className="field-error">
-                {pathError}
-              </span>
-            )}
-          </div>
+          <PathField
+            id="deployment-path"
+            label="Deployment file path"
+            placeholder="~/deployments/devnet.json"
+            field={deploymentPath}
+          />
         </div>
       )}
       <div className="actions">
@@ -130,9 +124,9 @@ function LoadDeployment({ onPicked }: { onPicked?: () => void }) {
           </span>
         )}
       </div>
-      {pick && pathError && (
+      {pick && deploymentPath.error && (
         <div role="alert" className="error">
-          {pathError}
+          {deploymentPath.error}
         </div>
       )}
       {load.error && (
@@ -142,7 +136,8 @@ function LoadDeployment({ onPicked }: { onPicked?: () => void }) {
       )}
       {load.isSuccess && !load.isPending && (
         <p role="status" className="ok-box">
-          Deployment loaded: the keeper {load.data.phase === 'running' ? 'now runs' : 'restarts'} against it, and it is remembered for this cluster.
+          Deployment loaded: the keeper {load.data.phase === 'running' ? 'now runs' : 'restarts'} against it,
+          and it is remembered for this cluster.
         </p>
       )}
     </form>
@@ -159,7 +154,8 @@ export function DeploymentDetails({ cluster }: { cluster: ClusterView | null }) 
         <Details cluster={cluster} deployment={cluster.deployment} />
       ) : (
         <div role="alert" className="warn-box">
-          {cluster.noDeployment ?? `No Wager Keeper deployment is known for cluster ${cluster.name} (genesis hash ${cluster.genesisHash ?? 'unknown'}).`}
+          {cluster.noDeployment ??
+            `No Wager Keeper deployment is known for cluster ${cluster.name} (genesis hash ${cluster.genesisHash ?? 'unknown'}).`}
         </div>
       )}
       <LoadDeployment />

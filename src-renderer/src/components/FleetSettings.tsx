@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../../src-main/operator/operator-interface';
 import { useBridge, useStatus } from '../queries';
+import { TextField } from './FieldRow';
 
 const membersOf = (text: string) =>
   text
@@ -48,49 +49,32 @@ export function FleetSettings({ view }: { view: SettingsView }) {
       </p>
       <form onSubmit={submit} noValidate>
         <div className="form-grid">
-          <label htmlFor="fleet-shard">This keeper's shard</label>
-          <div className="field">
-            <input
-              id="fleet-shard"
-              type="text"
-              placeholder="e.g. 0/3"
-              value={shard}
-              onChange={(e) => setShard(e.target.value)}
-            />
-            <span className="muted note">
-              I/N: this keeper's number from 0 to N-1 and the fleet's size; empty for none. Saving restarts
-              the keeper.
-            </span>
-          </div>
-          <label htmlFor="fleet-takeover">Takeover delay</label>
-          <div className="field">
-            <input
-              id="fleet-takeover"
-              type="text"
-              inputMode="numeric"
-              value={takeover}
-              onChange={(e) => setTakeover(e.target.value)}
-            />
-            <span className="unit">slots</span>
-            <span className="muted note">
-              past a wager's due slot before another shard's wager is taken over (1 to 74: twice it must fit
-              in the 150-slot window).
-            </span>
-          </div>
-          <label htmlFor="fleet-members">Fleet members</label>
-          <div className="field">
-            <textarea
-              id="fleet-members"
-              rows={3}
-              placeholder="http://10.0.0.2:7300"
-              value={members}
-              onChange={(e) => setMembers(e.target.value)}
-            />
-            <span className="muted note">
-              The other members' keeper APIs, one per line; the Overview lists each from its public
-              /v1/health.
-            </span>
-          </div>
+          <TextField
+            id="fleet-shard"
+            label="This keeper's shard"
+            value={shard}
+            placeholder="e.g. 0/3"
+            note="I/N: this keeper's number from 0 to N-1 and the fleet's size; empty for none. Saving restarts the keeper."
+            onChange={setShard}
+          />
+          <TextField
+            id="fleet-takeover"
+            label="Takeover delay"
+            value={takeover}
+            numeric
+            unit="slots"
+            note="past a wager's due slot before another shard's wager is taken over (1 to 74: twice it must fit in the 150-slot window)."
+            onChange={setTakeover}
+          />
+          <TextField
+            id="fleet-members"
+            label="Fleet members"
+            value={members}
+            rows={3}
+            placeholder="http://10.0.0.2:7300"
+            note="The other members' keeper APIs, one per line; the Overview lists each from its public /v1/health."
+            onChange={setMembers}
+          />
         </div>
         <div className="actions">
           <button type="submit" className="primary" disabled={save.isPending} aria-busy={save.isPending}>

@@ -5,26 +5,39 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { ConsoleSettings, GuardianView, SettingsView } from '../../../src-main/operator/operator-interface';
+import type {
+  ConsoleSettings,
+  GuardianView,
+  SettingsView,
+} from '../../../src-main/operator/operator-interface';
 import { useBridge, useGuardian } from '../queries';
 import { Address } from './CopyButton';
+import { PathField, TextField, usePathField } from './FieldRow';
 
-const SOURCE_TEXT = { 'localnet dev key': "the localnet's dev guardian key", keychain: 'from the OS keychain', file: 'from --guardian-keypair' } as const;
+const SOURCE_TEXT = {
+  'localnet dev key': "the localnet's dev guardian key",
+  keychain: 'from the OS keychain',
+  file: 'from --guardian-keypair',
+} as const;
 
 /** A whole number of slots in [min, max], or the reason it is not. */
 function slotsField(text: string, min: number, max: number): number | string {
   const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  return Number.isInteger(value) && value >= min && value <= max ? value : `a whole number of slots from ${min} to ${max}`;
+  return Number.isInteger(value) && value >= min && value <= max
+    ? value
+    : `a whole number of slots from ${min} to ${max}`;
 }
 
 function KeyPart({ view }: { view: GuardianView }) {
   const bridge = useBridge();
   const client = useQueryClient();
-  const [path, setPath] = useState('');
-  const [pathError, setPathError] = useState<string | null>(null);
+  const keypair = usePathField(
+    "Enter the path of the guardian's Solana CLI keypair file on the machine that runs the keeper",
+  );
   const [confirming, setConfirming] = useState(false);
   const importKey = useMutation({
-    mutationFn: (replace: boolean) => bridge.call('importGuardianKey', { path: path.trim(), replace }),
+    mutationFn: (replace: boolean) =>
+      bridge.call('importGuardianKey', { path: keypair.path.trim(), replace }),
     onSuccess: (next) => {
       client.setQueryData(['guardian'], next);
       setConfirming(false);
@@ -33,8 +46,7 @@ function KeyPart({ view }: { view: GuardianView }) {
   const existing = view.keychain.address;
   const start = () => {
     importKey.reset();
-    if (!path.trim()) return setPathError("Enter the path of the guardian's Solana CLI keypair file on the machine that runs the keeper");
-    setPathError(null);
+    if (!keypair.take()) return;
     if (existing) setConfirming(true);
     else importKey.mutate(false);
   };
@@ -42,7 +54,13 @@ function KeyPart({ view }: { view: GuardianView }) {
     <>
       <dl className="kv">
         <dt>guardian</dt>
-        <dd>{view.guardian ? <Address value={view.guardian} label="Copy the deployment's guardian" full /> : 'no deployment known'}</dd>
+        <dd>
+          {view.guardian ? (
+            <Address value={view.guardian} label="Copy the deployment's guardian" full />
+          ) : (
+            'no deployment known'
+          )}
+        </dd>
         <dt>key in use</dt>
         <dd>
           {view.key ? (
@@ -58,7 +76,8 @@ function KeyPart({ view }: { view: GuardianView }) {
           {view.keychain.error ? (
             // Only a problem when the keychain is where the guardian key must come from.
             <span className={view.key && view.key.source !== 'keychain' ? 'muted' : 'error'}>
-              {view.key && view.key.source !== 'keychain' ? 'Not needed here; it' : 'The keychain'} cannot be read: {view.keychain.error}
+              {view.key && view.key.source !== 'keychain' ? 'Not needed here; it' : 'The keychain'} cannot be
+              read: {view.keychain.error}
             </span>
           ) : existing ? (
             <Address value={existing} label="Copy keychain guardian key" full />
@@ -68,28 +87,17 @@ function KeyPart({ view }: { view: GuardianView }) {
         </dd>
       </dl>
       <p className="muted">
-        Only the key the deployment's config names can pause new wagers. On a wager-keeper localnet the console holds its dev guardian key; elsewhere import the
-        guardian's keypair file (kept in the OS keychain, never shown or sent anywhere).
+        Only the key the deployment's config names can pause new wagers. On a wager-keeper localnet the
+        console holds its dev guardian key; elsewhere import the guardian's keypair file (kept in the OS
+        keychain, never shown or sent anywhere).
       </p>
       <div className="form-grid">
-        <label htmlFor="guardian-keypair-path">Guardian keypair file</label>
-        <div className="field">
-          <input
-            id="guardian-keypair-path"
-            type="text"
-            value={path}
-            placeholder="~/guardian.json"
-            aria-invalid={pathError ? true : undefined}
-            aria-describedby={pathError ? 'guardian-keypair-path-error' : undefined}
-            onChange={(e) => setPath(e.target.value)}
-          />
-          <span className="muted note">a path on the machine that runs the keeper</span>
-          {pathError && (
-            <span id="guardian-keypair-path-error" className="field-error">
-              {pathError}
-            </span>
-          )}
-        </div>
+        <PathField
+          id="guardian-keypair-path"
+          label="Guardian keypair file"
+          placeholder="~/guardian.json"
+          field={keypair}
+        />
       </div>
       <div className="actions">
         <button type="button" disabled={importKey.isPending} aria-busy={importKey.isPending} onClick={start}>
@@ -99,10 +107,16 @@ function KeyPart({ view }: { view: GuardianView }) {
       {confirming && (
         <div role="alertdialog" aria-labelledby="replace-guardian-title" className="confirm">
           <p id="replace-guardian-title">
-            <strong>Replace the keychain's guardian key {existing}?</strong> The key in {path.trim()} takes its place.
+            <strong>Replace the keychain's guardian key {existing}?</strong> The key in {keypair.path.trim()}{' '}
+            takes its place.
           </p>
           <div className="actions">
-            <button type="button" className="danger" disabled={importKey.isPending} onClick={() => importKey.mutate(true)}>
+            <button
+              type="button"
+              className="danger"
+              disabled={importKey.isPending}
+              onClick={() => importKey.mutate(true)}
+            >
               Replace guardian key
             </button>
             <button type="button" disabled={importKey.isPending} onClick={() => setConfirming(false)}>
@@ -125,13 +139,31 @@ function KeyPart({ view }: { view: GuardianView }) {
   );
 }
 
+/** The automatic pause's two thresholds: the setting each saves, and its row's text. */
+const THRESHOLDS = {
+  pause: {
+    setting: 'guardianPauseAfterSlots',
+    label: 'Pause after',
+    unit: 'slots a randomness request has waited',
+    note: "the spec's target is 60; wagers expire at 150",
+  },
+  resume: {
+    setting: 'guardianResumeAfterSlots',
+    label: 'Resume after',
+    unit: 'slots of fulfilments with nothing waiting past the threshold',
+    note: 'only a pause the guardian made itself is resumed',
+  },
+} as const;
+
 function AutomaticPart({ view, settings }: { view: GuardianView; settings: SettingsView }) {
   const bridge = useBridge();
   const client = useQueryClient();
   const { guardianAutomatic, guardianPauseAfterSlots, guardianResumeAfterSlots } = settings.settings;
   const fixed = settings.fixedByFlags;
-  const [pause, setPause] = useState(String(guardianPauseAfterSlots));
-  const [resume, setResume] = useState(String(guardianResumeAfterSlots));
+  const [form, setForm] = useState({
+    pause: String(guardianPauseAfterSlots),
+    resume: String(guardianResumeAfterSlots),
+  });
   const [errors, setErrors] = useState<{ pause?: string; resume?: string }>({});
   const save = useMutation({
     mutationFn: (changes: Partial<ConsoleSettings>) => bridge.call('saveSettings', { changes }),
@@ -143,9 +175,12 @@ function AutomaticPart({ view, settings }: { view: GuardianView; settings: Setti
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.reset();
-    const pauseAfter = slotsField(pause, 1, 149);
-    const resumeAfter = slotsField(resume, 1, 10_000);
-    const next = { pause: typeof pauseAfter === 'string' ? pauseAfter : undefined, resume: typeof resumeAfter === 'string' ? resumeAfter : undefined };
+    const pauseAfter = slotsField(form.pause, 1, 149);
+    const resumeAfter = slotsField(form.resume, 1, 10_000);
+    const next = {
+      pause: typeof pauseAfter === 'string' ? pauseAfter : undefined,
+      resume: typeof resumeAfter === 'string' ? resumeAfter : undefined,
+    };
     setErrors(next);
     if (typeof pauseAfter === 'string' || typeof resumeAfter === 'string') return;
     save.mutate({
@@ -175,46 +210,23 @@ function AutomaticPart({ view, settings }: { view: GuardianView; settings: Setti
       </div>
       <form onSubmit={submit} noValidate>
         <div className="form-grid">
-          <label htmlFor="guardian-pause-after">Pause after</label>
-          <div className="field">
-            <input
-              id="guardian-pause-after"
-              type="text"
-              inputMode="numeric"
-              value={pause}
-              readOnly={fixed.includes('guardianPauseAfterSlots')}
-              aria-invalid={errors.pause ? true : undefined}
-              aria-describedby={errors.pause ? 'guardian-pause-after-error' : undefined}
-              onChange={(e) => setPause(e.target.value)}
-            />
-            <span className="unit">slots a randomness request has waited</span>
-            <span className="muted note">the spec's target is 60; wagers expire at 150</span>
-            {errors.pause && (
-              <span id="guardian-pause-after-error" className="field-error">
-                {errors.pause}
-              </span>
-            )}
-          </div>
-          <label htmlFor="guardian-resume-after">Resume after</label>
-          <div className="field">
-            <input
-              id="guardian-resume-after"
-              type="text"
-              inputMode="numeric"
-              value={resume}
-              readOnly={fixed.includes('guardianResumeAfterSlots')}
-              aria-invalid={errors.resume ? true : undefined}
-              aria-describedby={errors.resume ? 'guardian-resume-after-error' : undefined}
-              onChange={(e) => setResume(e.target.value)}
-            />
-            <span className="unit">slots of fulfilments with nothing waiting past the threshold</span>
-            <span className="muted note">only a pause the guardian made itself is resumed</span>
-            {errors.resume && (
-              <span id="guardian-resume-after-error" className="field-error">
-                {errors.resume}
-              </span>
-            )}
-          </div>
+          {(['pause', 'resume'] as const).map((which) => {
+            const { setting, label, unit, note } = THRESHOLDS[which];
+            return (
+              <TextField
+                key={which}
+                id={`guardian-${which}-after`}
+                label={label}
+                value={form[which]}
+                numeric
+                readOnly={fixed.includes(setting)}
+                unit={unit}
+                error={errors[which]}
+                note={note}
+                onChange={(value) => setForm({ ...form, [which]: value })}
+              />
+            );
+          })}
         </div>
         <div className="actions">
           <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>

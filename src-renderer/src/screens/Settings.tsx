@@ -1,10 +1,16 @@
 /** Settings: the cluster (with a connection test), the keeper key, and the loop and API options. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FleetSettings } from '../components/FleetSettings';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import type { ConnectionTest, ConsoleSettings, KeyView, SettingsView } from '../../../src-main/operator/operator-interface';
+import { useState, type FormEvent } from 'react';
+import type {
+  ConnectionTest,
+  ConsoleSettings,
+  KeyView,
+  SettingsView,
+} from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { DeploymentDetails } from '../components/DeploymentDetails';
+import { PathField, TextField, usePathField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
 import { clusterLabel } from '../model/format';
 import {
@@ -32,7 +38,9 @@ function ConnectionResult({ test }: { test: ConnectionTest }) {
     return (
       <div role="alert" className="error">
         <strong>The connection test failed.</strong> {test.error}
-        {/check|make sure|try/i.test(test.error) ? null : ' Check the URL (scheme, host and port), that the node is running, and that this machine can reach it; then test again.'}
+        {/check|make sure|try/i.test(test.error)
+          ? null
+          : ' Check the URL (scheme, host and port), that the node is running, and that this machine can reach it; then test again.'}
       </div>
     );
   return (
@@ -41,7 +49,10 @@ function ConnectionResult({ test }: { test: ConnectionTest }) {
       <dl className="kv">
         <dt>cluster</dt>
         <dd>
-          {test.cluster} (genesis {test.genesisHash}){test.wagerKeeperLocalnet ? ': a wager-keeper localnet (dev keys, faucet and demo app available)' : ''}
+          {test.cluster} (genesis {test.genesisHash})
+          {test.wagerKeeperLocalnet
+            ? ': a wager-keeper localnet (dev keys, faucet and demo app available)'
+            : ''}
         </dd>
         <dt>version</dt>
         <dd>Solana {test.version}</dd>
@@ -51,24 +62,6 @@ function ConnectionResult({ test }: { test: ConnectionTest }) {
         <dd>{test.latencyMs} ms</dd>
       </dl>
     </div>
-  );
-}
-
-/** A label, its input and the input's inline error (wired with aria-describedby). */
-function FieldRow({ id, label, error, note, children }: { id: string; label: string; error?: string; note?: ReactNode; children: ReactNode }) {
-  return (
-    <>
-      <label htmlFor={id}>{label}</label>
-      <div className="field">
-        {children}
-        {note && <span className="muted note">{note}</span>}
-        {error && (
-          <span id={`${id}-error`} className="field-error">
-            {error}
-          </span>
-        )}
-      </div>
-    </>
   );
 }
 
@@ -83,9 +76,12 @@ function ClusterSection({ view }: { view: SettingsView }) {
   const [showErrors, setShowErrors] = useState(false);
   const form = clusterFromForm(choice, rpcUrl, wsUrl);
   const errors = showErrors ? form.errors : {};
-  const test = useMutation({ mutationFn: (target: { rpcUrl: string; wsUrl: string | null }) => bridge.call('testConnection', target) });
+  const test = useMutation({
+    mutationFn: (target: { rpcUrl: string; wsUrl: string | null }) => bridge.call('testConnection', target),
+  });
   const switchCluster = useMutation({
-    mutationFn: (cluster: NonNullable<typeof form.cluster>) => bridge.call('saveSettings', { changes: { cluster } }),
+    mutationFn: (cluster: NonNullable<typeof form.cluster>) =>
+      bridge.call('saveSettings', { changes: { cluster } }),
     onSuccess: async (result) => {
       client.setQueryData(['settings'], result.view);
       await client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'connection' });
@@ -119,8 +115,9 @@ function ClusterSection({ view }: { view: SettingsView }) {
     <section className="panel" aria-labelledby="cluster-title">
       <h2 id="cluster-title">Cluster</h2>
       <p className="muted">
-        Now: {running ? `${clusterLabel(running)} at ${running.rpcUrl}` : 'no cluster'}. Switching restarts the keeper on the new cluster; the app keeps running, and
-        wagers already tracked on this cluster resume when you switch back.
+        Now: {running ? `${clusterLabel(running)} at ${running.rpcUrl}` : 'no cluster'}. Switching restarts
+        the keeper on the new cluster; the app keeps running, and wagers already tracked on this cluster
+        resume when you switch back.
       </p>
       <DeploymentDetails cluster={running ?? null} />
       <h3>Switch cluster</h3>
@@ -128,44 +125,50 @@ function ClusterSection({ view }: { view: SettingsView }) {
         <legend>Run the keeper on</legend>
         {CHOICES.map(([value, label]) => (
           <label key={value} className="radio">
-            <input type="radio" name="cluster" value={value} checked={choice === value} onChange={() => pick(value)} /> {label}
+            <input
+              type="radio"
+              name="cluster"
+              value={value}
+              checked={choice === value}
+              onChange={() => pick(value)}
+            />{' '}
+            {label}
           </label>
         ))}
       </fieldset>
       {choice === 'mainnet-beta' && (
-        <p className="warn">Mainnet-beta: cranks pay real SOL fees. The public RPC limits request rates; a paid RPC URL (Custom RPC) is more reliable.</p>
+        <p className="warn">
+          Mainnet-beta: cranks pay real SOL fees. The public RPC limits request rates; a paid RPC URL (Custom
+          RPC) is more reliable.
+        </p>
       )}
       {choice !== 'embedded' && (
         <div className="form-grid">
-          <FieldRow id="rpc-url" label="RPC URL" error={errors.rpcUrl} note={preset ? 'preset' : undefined}>
-            <input
-              id="rpc-url"
-              type="text"
-              value={rpcUrl}
-              readOnly={preset}
-              placeholder="https://api.devnet.solana.com"
-              aria-invalid={errors.rpcUrl ? true : undefined}
-              aria-describedby={errors.rpcUrl ? 'rpc-url-error' : undefined}
-              onChange={(e) => {
-                setRpcUrl(e.target.value);
-                test.reset();
-              }}
-            />
-          </FieldRow>
-          <FieldRow id="ws-url" label="WebSocket URL" error={errors.wsUrl} note="empty: the RPC's host with port + 1">
-            <input
-              id="ws-url"
-              type="text"
-              value={wsUrl}
-              placeholder="wss://… (optional)"
-              aria-invalid={errors.wsUrl ? true : undefined}
-              aria-describedby={errors.wsUrl ? 'ws-url-error' : undefined}
-              onChange={(e) => {
-                setWsUrl(e.target.value);
-                test.reset();
-              }}
-            />
-          </FieldRow>
+          <TextField
+            id="rpc-url"
+            label="RPC URL"
+            value={rpcUrl}
+            readOnly={preset}
+            placeholder="https://api.devnet.solana.com"
+            error={errors.rpcUrl}
+            note={preset ? 'preset' : undefined}
+            onChange={(value) => {
+              setRpcUrl(value);
+              test.reset();
+            }}
+          />
+          <TextField
+            id="ws-url"
+            label="WebSocket URL"
+            value={wsUrl}
+            placeholder="wss://… (optional)"
+            error={errors.wsUrl}
+            note="empty: the RPC's host with port + 1"
+            onChange={(value) => {
+              setWsUrl(value);
+              test.reset();
+            }}
+          />
         </div>
       )}
       <div className="actions">
@@ -174,7 +177,13 @@ function ClusterSection({ view }: { view: SettingsView }) {
             Test connection
           </button>
         )}
-        <button type="button" className="primary" disabled={switchCluster.isPending} aria-busy={switchCluster.isPending} onClick={runSwitch}>
+        <button
+          type="button"
+          className="primary"
+          disabled={switchCluster.isPending}
+          aria-busy={switchCluster.isPending}
+          onClick={runSwitch}
+        >
           Switch cluster
         </button>
         {test.isPending && (
@@ -215,16 +224,23 @@ function ClusterSection({ view }: { view: SettingsView }) {
 function KeySection({ view }: { view: SettingsView }) {
   const bridge = useBridge();
   const client = useQueryClient();
-  const [path, setPath] = useState('');
-  const [pathError, setPathError] = useState<string | null>(null);
+  const keypair = usePathField(
+    'Enter the path of a Solana CLI keypair file (a JSON array of 64 bytes) on the machine that runs the keeper, like ~/.config/solana/id.json',
+  );
   const [confirming, setConfirming] = useState<'generate' | 'import' | null>(null);
   const after = (key: KeyView) => {
     client.setQueryData<SettingsView>(['settings'], (current) => (current ? { ...current, key } : current));
     setConfirming(null);
     void client.invalidateQueries({ queryKey: ['status'] });
   };
-  const generate = useMutation({ mutationFn: (replace: boolean) => bridge.call('generateKey', { replace }), onSuccess: after });
-  const importKey = useMutation({ mutationFn: (replace: boolean) => bridge.call('importKey', { path: path.trim(), replace }), onSuccess: after });
+  const generate = useMutation({
+    mutationFn: (replace: boolean) => bridge.call('generateKey', { replace }),
+    onSuccess: after,
+  });
+  const importKey = useMutation({
+    mutationFn: (replace: boolean) => bridge.call('importKey', { path: keypair.path.trim(), replace }),
+    onSuccess: after,
+  });
   const { key } = view;
   const existing = key.keychain.address;
   const busy = generate.isPending || importKey.isPending;
@@ -234,11 +250,8 @@ function KeySection({ view }: { view: SettingsView }) {
   const start = (what: 'generate' | 'import') => {
     generate.reset();
     importKey.reset();
-    if (what === 'import' && !path.trim()) {
-      setPathError('Enter the path of a Solana CLI keypair file (a JSON array of 64 bytes) on the machine that runs the keeper, like ~/.config/solana/id.json');
-      return;
-    }
-    setPathError(null);
+    keypair.setError(null);
+    if (what === 'import' && !keypair.take()) return;
     if (existing) setConfirming(what);
     else (what === 'generate' ? generate : importKey).mutate(false);
   };
@@ -250,7 +263,8 @@ function KeySection({ view }: { view: SettingsView }) {
         <dd>
           {key.inUse ? (
             <>
-              <code>{key.inUse.address}</code> <CopyButton text={key.inUse.address} label="Copy key in use" /> <span className="muted">({key.inUse.source})</span>
+              <code>{key.inUse.address}</code> <CopyButton text={key.inUse.address} label="Copy key in use" />{' '}
+              <span className="muted">({key.inUse.source})</span>
             </>
           ) : (
             'none: the keeper is not running'
@@ -270,24 +284,24 @@ function KeySection({ view }: { view: SettingsView }) {
         </dd>
       </dl>
       <p className="muted">
-        On a localnet the keeper cranks with the localnet's funded dev key; elsewhere with the keychain key (fund it with SOL first). Secrets never leave the keeper
-        process: only addresses are shown here.
+        On a localnet the keeper cranks with the localnet's funded dev key; elsewhere with the keychain key
+        (fund it with SOL first). Secrets never leave the keeper process: only addresses are shown here.
       </p>
       <div className="form-grid">
-        <FieldRow id="keypair-path" label="Keypair file path" error={pathError ?? undefined} note="a path on the machine that runs the keeper">
-          <input
-            id="keypair-path"
-            type="text"
-            value={path}
-            placeholder="~/.config/solana/id.json"
-            aria-invalid={pathError ? true : undefined}
-            aria-describedby={pathError ? 'keypair-path-error' : undefined}
-            onChange={(e) => setPath(e.target.value)}
-          />
-        </FieldRow>
+        <PathField
+          id="keypair-path"
+          label="Keypair file path"
+          placeholder="~/.config/solana/id.json"
+          field={keypair}
+        />
       </div>
       <div className="actions">
-        <button type="button" disabled={busy} aria-busy={generate.isPending} onClick={() => start('generate')}>
+        <button
+          type="button"
+          disabled={busy}
+          aria-busy={generate.isPending}
+          onClick={() => start('generate')}
+        >
           Generate new key
         </button>
         <button type="button" disabled={busy} aria-busy={importKey.isPending} onClick={() => start('import')}>
@@ -298,11 +312,17 @@ function KeySection({ view }: { view: SettingsView }) {
       {confirming && (
         <div role="alertdialog" aria-labelledby="replace-title" className="confirm">
           <p id="replace-title">
-            <strong>Replace the keychain key {existing}?</strong> {confirming === 'generate' ? 'A new key' : `The key in ${path.trim()}`} takes its place; SOL left on{' '}
-            {existing} stays there, so move it first if you still need it.
+            <strong>Replace the keychain key {existing}?</strong>{' '}
+            {confirming === 'generate' ? 'A new key' : `The key in ${keypair.path.trim()}`} takes its place;
+            SOL left on {existing} stays there, so move it first if you still need it.
           </p>
           <div className="actions">
-            <button type="button" className="danger" disabled={busy} onClick={() => (confirming === 'generate' ? generate : importKey).mutate(true)}>
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => (confirming === 'generate' ? generate : importKey).mutate(true)}
+            >
               Replace key
             </button>
             <button type="button" disabled={busy} onClick={() => setConfirming(null)}>
@@ -319,7 +339,9 @@ function KeySection({ view }: { view: SettingsView }) {
       {lastDone && !error && (
         <p role="status" className="ok-box">
           Key {lastDone}: the keychain now holds {key.keychain.address ?? 'it'}.{' '}
-          {key.inUse?.source.startsWith('keychain') ? 'The keeper restarted with it.' : 'The keeper uses it on clusters other than a localnet.'}
+          {key.inUse?.source.startsWith('keychain')
+            ? 'The keeper restarted with it.'
+            : 'The keeper uses it on clusters other than a localnet.'}
         </p>
       )}
     </section>
@@ -335,7 +357,8 @@ function DemoOnTestNetworks({ view }: { view: SettingsView }) {
   const client = useQueryClient();
   const cluster = useStatus().data?.cluster;
   const save = useMutation({
-    mutationFn: (demoOnTestNetworks: boolean) => bridge.call('saveSettings', { changes: { demoOnTestNetworks } }),
+    mutationFn: (demoOnTestNetworks: boolean) =>
+      bridge.call('saveSettings', { changes: { demoOnTestNetworks } }),
     onSuccess: (result) => {
       client.setQueryData(['settings'], result.view);
       void client.invalidateQueries({ queryKey: ['status'] });
@@ -353,7 +376,8 @@ function DemoOnTestNetworks({ view }: { view: SettingsView }) {
         Demo app on test networks
       </label>
       <span className="muted">
-        opens demo wagers on clusters other than the embedded localnet (never on mainnet-beta){cluster?.name === 'mainnet-beta' ? ': this cluster is mainnet-beta, so it stays off here' : ''}
+        opens demo wagers on clusters other than the embedded localnet (never on mainnet-beta)
+        {cluster?.name === 'mainnet-beta' ? ': this cluster is mainnet-beta, so it stays off here' : ''}
       </span>
       {save.error && (
         <span role="alert" className="error">
@@ -374,7 +398,9 @@ function OptionsSection({ view }: { view: SettingsView }) {
   const [nothingChanged, setNothingChanged] = useState(false);
   const demoAvailable = status?.demo.available ?? false;
   const fixed = (field: OptionsField) => fixedByFlags.includes(SETTING_OF[field]);
-  const skip = (Object.keys(SETTING_OF) as OptionsField[]).filter((field) => fixed(field) || (field === 'demoIntervalSeconds' && !demoAvailable));
+  const skip = (Object.keys(SETTING_OF) as OptionsField[]).filter(
+    (field) => fixed(field) || (field === 'demoIntervalSeconds' && !demoAvailable),
+  );
   const save = useMutation({
     mutationFn: (changes: Partial<ConsoleSettings>) => bridge.call('saveSettings', { changes }),
     onSuccess: (result) => {
@@ -393,24 +419,20 @@ function OptionsSection({ view }: { view: SettingsView }) {
     if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
     save.mutate(parsed.changes);
   };
-  const input = (field: OptionsField, label: string, unit: string, note?: string) => {
-    const id = `opt-${field}`;
-    return (
-      <FieldRow id={id} label={label} error={errors[field]} note={fixed(field) ? 'set by a command-line flag (read-only for this run)' : note}>
-        <input
-          id={id}
-          type="text"
-          inputMode={field === 'apiHost' ? undefined : 'numeric'}
-          value={form[field]}
-          readOnly={fixed(field)}
-          aria-invalid={errors[field] ? true : undefined}
-          aria-describedby={errors[field] ? `${id}-error` : undefined}
-          onChange={(e) => setForm({ ...form, [field]: e.target.value })}
-        />
-        {unit && <span className="unit">{unit}</span>}
-      </FieldRow>
-    );
-  };
+  const input = (field: OptionsField, label: string, unit: string, note: string, rows?: number) => (
+    <TextField
+      id={`opt-${field}`}
+      label={label}
+      value={form[field]}
+      readOnly={fixed(field)}
+      numeric={field !== 'apiHost' && field !== 'corsOrigins'}
+      rows={rows}
+      unit={unit}
+      error={errors[field]}
+      note={fixed(field) ? 'set by a command-line flag (read-only for this run)' : note}
+      onChange={(value) => setForm({ ...form, [field]: value })}
+    />
+  );
   const invalidCount = Object.keys(errors).length;
   return (
     <section className="panel" aria-labelledby="options-title">
@@ -425,7 +447,9 @@ function OptionsSection({ view }: { view: SettingsView }) {
           ) : (
             <>
               <span>Demo rate</span>
-              <span className="muted">the demo app does not run here: {status?.demo.reason ?? 'see the Overview'}</span>
+              <span className="muted">
+                the demo app does not run here: {status?.demo.reason ?? 'see the Overview'}
+              </span>
             </>
           )}
         </div>
@@ -434,22 +458,13 @@ function OptionsSection({ view }: { view: SettingsView }) {
         <div className="form-grid">
           {input('apiPort', 'API port', 'TCP port', '0: any free port; applies at the next start')}
           {input('apiHost', 'API host', '', 'applies at the next start')}
-          <FieldRow
-            id="opt-corsOrigins"
-            label="Allowed origins"
-            error={errors.corsOrigins}
-            note={fixed('corsOrigins') ? 'set by a command-line flag (read-only for this run)' : 'comma or newline separated, like https://app.example.com; applies at the next start'}
-          >
-            <textarea
-              id="opt-corsOrigins"
-              rows={3}
-              value={form.corsOrigins}
-              readOnly={fixed('corsOrigins')}
-              aria-invalid={errors.corsOrigins ? true : undefined}
-              aria-describedby={errors.corsOrigins ? 'opt-corsOrigins-error' : undefined}
-              onChange={(e) => setForm({ ...form, corsOrigins: e.target.value })}
-            />
-          </FieldRow>
+          {input(
+            'corsOrigins',
+            'Allowed origins',
+            '',
+            'comma or newline separated, like https://app.example.com; applies at the next start',
+            3,
+          )}
         </div>
         <div className="actions">
           <button type="submit" className="primary" disabled={save.isPending} aria-busy={save.isPending}>
@@ -474,7 +489,8 @@ function OptionsSection({ view }: { view: SettingsView }) {
         </div>
         {invalidCount > 0 && (
           <div role="alert" className="error">
-            Nothing was saved: {invalidCount === 1 ? 'one field needs' : `${invalidCount} fields need`} a fix (see the message under it).
+            Nothing was saved: {invalidCount === 1 ? 'one field needs' : `${invalidCount} fields need`} a fix
+            (see the message under it).
           </div>
         )}
         {save.error && (
@@ -485,7 +501,8 @@ function OptionsSection({ view }: { view: SettingsView }) {
         {nothingChanged && <p role="status">Nothing changed: these are the saved settings.</p>}
         {save.isSuccess && (
           <p role="status" className="ok-box">
-            Saved{save.data.restarted ? '; the keeper restarted with the new loop options' : ''}. API port, host and origins apply at the next start.
+            Saved{save.data.restarted ? '; the keeper restarted with the new loop options' : ''}. API port,
+            host and origins apply at the next start.
           </p>
         )}
       </form>
