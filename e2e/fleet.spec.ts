@@ -81,6 +81,10 @@ test('a fleet member is listed with its key, balance and shard, and flagged once
     await member.stop();
     await expect(fleet.getByRole('alert')).toContainText(/1 fleet member is not answering/, { timeout: 60_000 });
     await expect(row).toContainText(/not answering/i);
+    // The demo app's wagers of the stopped member's shard go overdue (10 slots) before this keeper takes
+    // them over (20): the Overview says whose they are and when this keeper sends them, not "retries".
+    const overdue = page.getByRole('region', { name: 'Overdue randomness requests' });
+    await expect(overdue).toContainText(/held for fleet shard 1\/2: this keeper sends it at slot [\d,]+/, { timeout: 90_000 });
     await attachScreenshot(page, testInfo, 'overview-fleet-member-down');
   } finally {
     await member.stop();
