@@ -51,6 +51,13 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
     }
   };
 
+  const invalidateChangedInspections = (records: readonly QueueRow[]) => {
+    const open = client.getQueryCache().findAll({ queryKey: ['inspect'] });
+    if (open.length === 0) return;
+    const changed = new Set(records.map((row) => row.address));
+    for (const query of open) if (changed.has(query.queryKey[1] as string)) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  };
+
   const onEvent = (event: OperatorEvent) => {
     switch (event.type) {
       case 'status': {
@@ -67,8 +74,8 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
         // Before the first answer of the queue query there is nothing to merge into: that answer is newer.
         client.setQueryData<QueueIndex>(['queue'], (current) => (current ? mergeRecords(current, event.records, Date.now()) : current));
         mergeIntoOpenDetails(event.records);
-        // An inspected wager that changed is read again (its report comes from the chain).
-        for (const row of event.records) if (client.getQueryData(['inspect', row.address]) !== undefined) void client.invalidateQueries({ queryKey: ['inspect', row.address] });
+        // An inspected wager that changed is read again (its report comes from the chain): O(open inspections + batch).
+        invalidateChangedInspections(event.records);
         invalidate.request('overview');
         break;
       case 'steps':

@@ -4,6 +4,13 @@
  */
 import type { ClusterName, RunwayView } from '../../../src-main/operator/operator-interface';
 
+/**
+ * 1234567 → "1,234,567". One formatter for every figure: `toLocaleString('en-US')` builds a new one per
+ * call, and the Queue formats its visible rows' numbers at every live batch (it showed in its frame profile).
+ */
+const GROUPED = new Intl.NumberFormat('en-US');
+export const groupDigits = (value: number | bigint): string => GROUPED.format(value);
+
 export const LAMPORTS_PER_SOL = 1_000_000_000;
 const LAMPORTS_PER_SOL_BIG = 1_000_000_000n;
 const USDC_BASE = 1_000_000n;
@@ -12,7 +19,7 @@ const splitSol = (lamports: number | bigint | string) => {
   const value = BigInt(lamports);
   const negative = value < 0n;
   const abs = negative ? -value : value;
-  return { sign: negative ? '-' : '', whole: (abs / LAMPORTS_PER_SOL_BIG).toLocaleString('en-US'), fraction: (abs % LAMPORTS_PER_SOL_BIG).toString().padStart(9, '0') };
+  return { sign: negative ? '-' : '', whole: groupDigits(abs / LAMPORTS_PER_SOL_BIG), fraction: (abs % LAMPORTS_PER_SOL_BIG).toString().padStart(9, '0') };
 };
 
 /** 1234500000 → "1.2345 SOL": exact (no float), trailing zeros trimmed to at least 2 decimals. For earnings. */
@@ -30,7 +37,7 @@ export function formatSolExact(lamports: number | bigint | string): string {
 /** 12345 → "12,345 lamports"; 1 → "1 lamport". */
 export const formatLamports = (lamports: number): string => {
   const rounded = Math.round(lamports);
-  return `${rounded.toLocaleString('en-US')} ${rounded === 1 ? 'lamport' : 'lamports'}`;
+  return `${groupDigits(rounded)} ${rounded === 1 ? 'lamport' : 'lamports'}`;
 };
 
 /** USDC base units → "1.50 USDC" (at least two decimals, more when the amount has them); null → "—". */
@@ -39,11 +46,11 @@ export function formatUsdc(base: string | null): string {
   const value = BigInt(base);
   const whole = value / USDC_BASE;
   const fraction = (value % USDC_BASE).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
-  return `${whole.toLocaleString('en-US')}.${fraction} USDC`;
+  return `${groupDigits(whole)}.${fraction} USDC`;
 }
 
 /** 1234 → "1,234 slots"; 1 → "1 slot". */
-export const formatSlots = (slots: number): string => `${slots.toLocaleString('en-US')} ${slots === 1 ? 'slot' : 'slots'}`;
+export const formatSlots = (slots: number): string => `${groupDigits(slots)} ${slots === 1 ? 'slot' : 'slots'}`;
 
 /** A duration: "0.4 s", "5 s", "12 s", "3 min", "2 h", "3 d". */
 export function formatDuration(ms: number): string {
@@ -75,7 +82,7 @@ export function explorerUrl(cluster: ClusterName | null | undefined, kind: 'tx' 
 
 /** "about 19,999 cranks at 5,000 lamports each". */
 export const describeRunway = (runway: RunwayView): string =>
-  `about ${runway.cranks.toLocaleString('en-US')} ${runway.cranks === 1 ? 'crank' : 'cranks'} at ${formatLamports(runway.lamportsPerCrank)} each`;
+  `about ${groupDigits(runway.cranks)} ${runway.cranks === 1 ? 'crank' : 'cranks'} at ${formatLamports(runway.lamportsPerCrank)} each`;
 
 /** What to do about a low balance: where to send SOL, and on devnet (or testnet) the airdrop command. */
 export function lowBalanceAdvice(address: string, cluster: ClusterName | null): { send: string; airdrop: string | null } {

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { QueueRow } from '../../../src-main/operator/operator-interface';
 import { Address, CopyButton } from '../components/CopyButton';
-import { formatAge, formatUsdc } from '../model/format';
+import { formatAge, formatUsdc, groupDigits } from '../model/format';
 import { countRows, formatSettleTime, nextStepOf, outcomeOf, queueCsv, queueView, settleTimeOf, STATE_FILTERS, type QueueView, type SortKey, type StateFilter } from '../model/queue';
 import { useHealth, useNow, useQueue, useStatus, useWager } from '../queries';
 import { useUi } from '../ui-store';
@@ -149,7 +149,7 @@ const Row = memo(function Row({ row, slot, now, index, selected, start, overdue 
         {formatUsdc(row.stake)}
       </span>
       <span role="cell" className="c-slot">
-        {row.openSlot?.toLocaleString('en-US') ?? '—'}
+        {row.openSlot != null ? groupDigits(row.openSlot) : '—'}
       </span>
       <span role="cell" className={`c-left${next.slotsLeftLabel === 'expirable now' ? ' warn' : ''}`} title={next.slotsLeftLabel}>
         {next.slotsLeftLabel}
