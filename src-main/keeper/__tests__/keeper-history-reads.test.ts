@@ -6,19 +6,9 @@
  * can hide one transaction.
  */
 import { type Address } from '@solana/kit';
-import { getFreezeAccountInstruction } from '@solana-program/token';
 import { startTransactionHidingRpc, type TransactionHidingRpc } from './network-faults';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keypairFromBytes } from '../../secrets/keypair-bytes';
-import {
-  alwaysPaysPaytable,
-  freshBeneficiary,
-  keeperTestbed,
-  openWager,
-  sendInstructions,
-  waitFor,
-  wagerHistory,
-} from './keeper-test-helpers';
+import { anotherKeeperRuns, keeperTestbed, openParkedPayoutWager, waitFor, wagerHistory } from './keeper-test-helpers';
 
 /** Looks for the settle transaction of a parked payout the keeper did not send (keeper.ts LOOKUP_ATTEMPTS). */
 const LOOKUPS = 5;
@@ -38,26 +28,8 @@ const keeperOn = (name: string, rpcUrl: string) => bed.keeper(name, { start: fal
 
 /** A wager whose payout another keeper parked (its beneficiary's token account is frozen). */
 async function parkedBySomeoneElse(): Promise<Address> {
-  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
-  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
-  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, {
-    paytableAddress: paytable,
-    stake: 2_000_000n,
-    beneficiary: beneficiary.usdc,
-  });
-  const mintAuthority = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
-  await sendInstructions(bed.rpc, bed.parts.app, [
-    getFreezeAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority }),
-  ]);
-  const other = await keeperOn('other', bed.localnet.rpcUrl);
-  await other.keeper.start();
-  await other.keeper.submitWager(opened.wager);
-  await waitFor(
-    () => (other.keeper.records.get(opened.wager)?.payoutPending ? true : undefined),
-    20_000,
-    'the other keeper to park the payout',
-  );
-  await bed.stopKeeper(other.keeper);
+  const opened = await openParkedPayoutWager(bed, 2_000_000n);
+  await anotherKeeperRuns(bed, { name: 'other', wager: opened.wager, done: (r) => !!r?.payoutPending, what: 'the other keeper to park the payout', rpcUrl: bed.localnet.rpcUrl });
   return opened.wager;
 }
 

@@ -8,15 +8,10 @@
  */
 import {
   address,
-  appendTransactionMessageInstructions,
   compileTransaction,
-  createTransactionMessage,
   generateKeyPairSigner,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
   type Address,
   type Instruction,
   type KeyPairSigner,
@@ -36,7 +31,7 @@ import {
 } from '../../protocol/wager/fee-account-top-up';
 import { fetchSlotHashes } from '../chain-view';
 import { createKeeper, type Keeper } from '../keeper';
-import { freshDatabase, keeperTestbed, openWager, waitFor, wagerHistory, setOracleFee as setOracleFeeOn } from './keeper-test-helpers';
+import { freshDatabase, keeperTestbed, openWager, transactionMessage, waitFor, wagerHistory, setOracleFee as setOracleFeeOn } from './keeper-test-helpers';
 
 const TX_FEE = 5_000n;
 /** The raised oracle fee: 100x the localnet's. */
@@ -95,14 +90,7 @@ async function landedTransaction(signature: string) {
 
 /** Simulates `instructions` paid by `payer` (no send): the error the runtime reports, or null. */
 async function simulate(payer: KeyPairSigner, instructions: Instruction[]) {
-  const { value: lifetime } = await bed.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const wire = getBase64EncodedWireTransaction(compileTransaction(message));
+  const wire = getBase64EncodedWireTransaction(compileTransaction(await transactionMessage(bed.rpc, payer, instructions)));
   const { value } = await bed.rpc
     .simulateTransaction(wire, {
       encoding: 'base64',

@@ -5,18 +5,16 @@
  * records the original settlement, not the delivery.
  */
 import { generateKeyPairSigner, type Address } from '@solana/kit';
-import { getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
 import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../../protocol/wager';
-import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Keeper } from '../keeper';
 import {
   ALWAYS_PAYS_MULTIPLIER_BPS,
-  alwaysPaysPaytable,
-  freshBeneficiary,
   keeperTestbed,
+  openParkedPayoutWager,
   openWager,
   sendInstructions,
+  thawUsdc,
   waitFor,
   wagerHistory,
 } from './keeper-test-helpers';
@@ -88,11 +86,7 @@ describe('keepers racing for the same wagers', () => {
   });
 
   it('a keeper waiting to deliver a parked payout that someone else delivered first records the original settlement and the delivery', async () => {
-    const mintAuthority = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
-    const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
-    const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
-    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
-    await sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority })]);
+    const opened = await openParkedPayoutWager(bed, 2_000_000n);
 
     const { keeper } = await bed.keeper('parked');
     await keeper.submitWager(opened.wager);
@@ -103,7 +97,7 @@ describe('keepers racing for the same wagers', () => {
     expect(parked.payoutPending).toBe(true);
 
     // Another cranker delivers the payout while this keeper is backing off.
-    await sendInstructions(bed.rpc, bed.parts.app, [getThawAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority })]);
+    await thawUsdc(bed, opened.beneficiary);
     const { value } = await bed.rpc.getAccountInfo(opened.wager, { encoding: 'base64', commitment: 'confirmed' }).send();
     const onChain = getWagerDecoder().decode(Buffer.from(value!.data[0], 'base64'));
     expect(onChain.status).toBe(WagerStatus.PayoutPending);

@@ -5,21 +5,10 @@
  * localnet's JSON-RPC through a small HTTP proxy that answers `getTransaction` with null when told to.
  */
 import { type Address } from '@solana/kit';
-import { getFreezeAccountInstruction } from '@solana-program/token';
 import { closedPort, startTransactionHidingRpc, type TransactionHidingRpc } from './network-faults';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { Keeper } from '../keeper';
-import {
-  alwaysPaysPaytable,
-  eventsOf,
-  freshBeneficiary,
-  keeperTestbed,
-  openWager,
-  sendInstructions,
-  waitFor,
-  wagerHistory,
-} from './keeper-test-helpers';
+import { anotherKeeperRuns, eventsOf, keeperTestbed, openParkedPayoutWager, openWager, waitFor, wagerHistory } from './keeper-test-helpers';
 
 
 const bed = keeperTestbed({ prefix: 'keeper-lagging-' });
@@ -57,25 +46,12 @@ async function settlementOnChain(wager: Address) {
 }
 
 async function parkedPayoutWager() {
-  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
-  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
-  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: 2_000_000n, beneficiary: beneficiary.usdc });
-  const mintAuthority = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
-  await sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account: beneficiary.usdc, mint: bed.parts.mint, owner: mintAuthority })]);
-  return opened.wager;
+  return (await openParkedPayoutWager(bed, 2_000_000n)).wager;
 }
 
 /** Another keeper, on a healthy RPC, settles `wager` and stops. */
-async function settledByAnotherKeeper(wager: Address) {
-  const { keeper: other } = await bed.keeper(`other-${wager}`, { start: false });
-  try {
-    await other.start();
-    await other.submitWager(wager);
-    await waitFor(() => (other.records.get(wager)?.state === 'settled' ? true : undefined), 20_000, 'the other keeper to settle');
-  } finally {
-    await bed.stopKeeper(other);
-  }
-}
+const settledByAnotherKeeper = (wager: Address) =>
+  anotherKeeperRuns(bed, { name: `other-${wager}`, wager, done: (r) => r?.state === 'settled', what: 'the other keeper to settle' });
 
 describe('a keeper behind an RPC that lags behind the chain', () => {
   it('the settle transaction shows up only on the third read: the record still gets bucket and payout from its WagerSettled event', async () => {

@@ -5,30 +5,25 @@
  * and a busy wager's ending is found however many transactions came after it.
  */
 import {
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type Address,
   type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
-import { getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
 import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../../protocol/wager';
-import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import {
   ALWAYS_PAYS_MULTIPLIER_BPS,
-  alwaysPaysPaytable,
-  freshBeneficiary,
+  anotherKeeperRuns,
   keeperTestbed,
+  openParkedPayoutWager,
   openWager,
   sendInstructions,
+  thawUsdc,
+  transactionMessage,
   usdcBalance,
   waitFor,
   wagerHistory,
@@ -43,10 +38,6 @@ const bed = keeperTestbed({ prefix: 'keeper-records-' });
 /** A keeper with a fresh funded key and SQLite file, not started (it knows only what it is told). */
 const idleKeeper = async (name: string, now?: () => number) => (await bed.keeper(name, { start: false, now })).keeper;
 
-const mintAuthority = () => keypairFromBytes(bed.localnet.manifest.mintAuthority);
-const freeze = async (usdc: Address) => sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account: usdc, mint: bed.parts.mint, owner: await mintAuthority() })]);
-const thaw = async (usdc: Address) => sendInstructions(bed.rpc, bed.parts.app, [getThawAccountInstruction({ account: usdc, mint: bed.parts.mint, owner: await mintAuthority() })]);
-
 async function wagerAccount(wager: Address) {
   const { value } = await bed.rpc.getAccountInfo(wager, { encoding: 'base64', commitment: 'confirmed' }).send();
   return value ? getWagerDecoder().decode(Buffer.from(value.data[0], 'base64')) : null;
@@ -59,24 +50,21 @@ function transactionWith(wager: Address, event: string) {
   return found[0]!.signature;
 }
 
+/** Another keeper (`name`) is handed `wager`, parks its payout and is stopped. */
+const anotherKeeperParks = (name: string, wager: Address) =>
+  anotherKeeperRuns(bed, { name, wager, done: (r) => !!r?.payoutPending, what: 'the other keeper to park the payout' });
+
 /**
  * A wager whose payout is parked (frozen beneficiary), requested and settled by another keeper that is
  * then stopped: the chain holds its request and settle transactions, no keeper under test has seen it.
  */
 async function parkedBySomeoneElse(name: string) {
-  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
-  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
-  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: STAKE, beneficiary: beneficiary.usdc });
-  await freeze(beneficiary.usdc);
-  const other = await idleKeeper(`${name}-other`);
-  await other.start();
-  await other.submitWager(opened.wager);
-  await waitFor(() => (other.records.get(opened.wager)?.payoutPending ? true : undefined), 20_000, 'the other keeper to park the payout');
-  await bed.stopKeeper(other);
+  const opened = await openParkedPayoutWager(bed, STAKE);
+  await anotherKeeperParks(`${name}-other`, opened.wager);
   expect(await wagerAccount(opened.wager)).toMatchObject({ status: WagerStatus.PayoutPending, payout: PAYOUT });
   return {
     wager: opened.wager,
-    beneficiary: beneficiary.usdc,
+    beneficiary: opened.beneficiary,
     requestSignature: transactionWith(opened.wager, 'WagerRandomnessRequested'),
     settleSignature: transactionWith(opened.wager, 'WagerSettled'),
   };
@@ -84,14 +72,7 @@ async function parkedBySomeoneElse(name: string) {
 
 /** Sends a transaction that is expected to fail on chain (no preflight, as a careless cranker does); returns once it landed. */
 async function sendFailing(payer: KeyPairSigner, instructions: readonly Instruction[]) {
-  const { value: lifetime } = await bed.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
+  const signed = await signTransactionMessageWithSigners(await transactionMessage(bed.rpc, payer, instructions));
   await bed.rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true }).send();
   const signature = getSignatureFromTransaction(signed);
   const err = await waitFor(async () => (await bed.rpc.getSignatureStatuses([signature]).send()).value[0]?.err ?? undefined, 10_000, `${signature} to land`, 20);
@@ -124,7 +105,7 @@ describe('records of wagers someone else moved', () => {
       claimSignature: null,
     });
 
-    await thaw(parked.beneficiary);
+    await thawUsdc(bed, parked.beneficiary);
     skew = 11 * 60_000;
     const delivered = await waitFor(() => {
       const r = keeper.records.get(parked.wager);
@@ -165,11 +146,7 @@ describe('records of wagers someone else moved', () => {
   it('a wager already requested on chain is recorded as requested (GET and POST), then settled with the request transaction on record', async () => {
     bed.localnet.fulfiller.stall();
     const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app);
-    const other = await idleKeeper('requested-other');
-    await other.start();
-    await other.submitWager(opened.wager);
-    await waitFor(() => (other.records.get(opened.wager)?.state === 'requested' ? true : undefined), 20_000, 'the other keeper to request');
-    await bed.stopKeeper(other);
+    await anotherKeeperRuns(bed, { name: 'requested-other', wager: opened.wager, done: (r) => r?.state === 'requested', what: 'the other keeper to request' });
     expect((await wagerAccount(opened.wager))?.status).toBe(WagerStatus.Requested);
     const requestSignature = transactionWith(opened.wager, 'WagerRandomnessRequested');
 
@@ -189,27 +166,20 @@ describe('records of wagers someone else moved', () => {
   });
 
   it('a busy wager (a page and more of failed claims after its settlement) closed while the keeper was away: its settlement, request and delivery are found', async () => {
-    const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
-    const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
-    const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake: STAKE, beneficiary: beneficiary.usdc });
-    await freeze(beneficiary.usdc);
+    const opened = await openParkedPayoutWager(bed, STAKE);
     // This keeper is handed the wager while it is open, then is away while everything happens.
     const keeper = await idleKeeper('busy');
     await keeper.submitWager(opened.wager);
     expect(keeper.records.get(opened.wager)?.state).toBe('queued');
 
-    const other = await idleKeeper('busy-other');
-    await other.start();
-    await other.submitWager(opened.wager);
-    await waitFor(() => (other.records.get(opened.wager)?.payoutPending ? true : undefined), 20_000, 'the other keeper to park the payout');
-    await bed.stopKeeper(other);
+    await anotherKeeperParks('busy-other', opened.wager);
     // A hundred and ten claims refused on chain (more than a page of signatures) (the beneficiary is still frozen), each from its own cranker, then a delivery.
     for (let i = 0; i < 110; i++) {
       const cranker = await generateKeyPairSigner();
       bed.localnet.chain.airdrop(cranker.address, SOL);
       await sendFailing(cranker, [await claimBy(cranker, opened.wager)]);
     }
-    await thaw(beneficiary.usdc);
+    await thawUsdc(bed, opened.beneficiary);
     const claimSignature = await sendInstructions(bed.rpc, bed.parts.app, [await claimBy(bed.parts.app, opened.wager)]);
     expect(await wagerAccount(opened.wager)).toBeNull();
     expect(bed.localnet.chain.signaturesFor(opened.wager).length).toBeGreaterThan(110);

@@ -25,6 +25,8 @@ import {
   TOKEN_PROGRAM_ADDRESS,
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstructionAsync,
+  getFreezeAccountInstruction,
+  getThawAccountInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
 import { createHash } from 'node:crypto';
@@ -207,16 +209,20 @@ export function keeperTestbed({ prefix, pumpMs = 60, startPump = true }: { prefi
   };
 }
 
-/** Signs `instructions` with `feePayer` (and any signer they name), sends them with preflight and returns the signature once landed. */
-export async function sendInstructions(rpc: LocalRpc, feePayer: KeyPairSigner, instructions: readonly Instruction[]): Promise<Signature> {
+/** A transaction message paid by `feePayer` carrying `instructions`, on the latest confirmed blockhash (not signed). */
+export async function transactionMessage(rpc: LocalRpc, feePayer: KeyPairSigner, instructions: readonly Instruction[]) {
   const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const message = pipe(
+  return pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(feePayer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
-  const signed = await signTransactionMessageWithSigners(message);
+}
+
+/** Signs `instructions` with `feePayer` (and any signer they name), sends them with preflight and returns the signature once landed. */
+export async function sendInstructions(rpc: LocalRpc, feePayer: KeyPairSigner, instructions: readonly Instruction[]): Promise<Signature> {
+  const signed = await signTransactionMessageWithSigners(await transactionMessage(rpc, feePayer, instructions));
   await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
   const signature = getSignatureFromTransaction(signed);
   await waitFor(
@@ -249,6 +255,21 @@ export async function giveUsdc(rpc: LocalRpc, { app, mint }: Pick<LocalnetParts,
     await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint, owner }),
     getTransferCheckedInstruction({ source: await usdcAccountOf(mint, app.address), mint, destination: await usdcAccountOf(mint, owner), authority: app, amount, decimals: 6 }),
   ]);
+}
+
+/** What the helpers below need of a testbed: its localnet, its dev keys and its RPC. */
+export type TestbedChain = Pick<KeeperTestbed, 'localnet' | 'parts' | 'rpc'>;
+
+/** The localnet's mint authority freezes a USDC account: a beneficiary that cannot receive a payout. */
+export async function freezeUsdc(bed: TestbedChain, account: Address): Promise<Signature> {
+  const owner = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
+  return sendInstructions(bed.rpc, bed.parts.app, [getFreezeAccountInstruction({ account, mint: bed.parts.mint, owner })]);
+}
+
+/** The localnet's mint authority thaws a USDC account frozen by freezeUsdc: it can receive again. */
+export async function thawUsdc(bed: TestbedChain, account: Address): Promise<Signature> {
+  const owner = await keypairFromBytes(bed.localnet.manifest.mintAuthority);
+  return sendInstructions(bed.rpc, bed.parts.app, [getThawAccountInstruction({ account, mint: bed.parts.mint, owner })]);
 }
 
 let nonceCounter = 0n;
@@ -316,6 +337,38 @@ export async function alwaysPaysPaytable(rpc: LocalRpc, localnet: Localnet): Pro
     }),
   ]);
   return paytable;
+}
+
+/**
+ * A wager on the always-pays paytable (2 USDC staked unless `stake` is given) whose beneficiary, a fresh
+ * wallet, has its USDC account frozen right after the open: its settlement parks the payout.
+ * `beneficiary` is that USDC account.
+ */
+export async function openParkedPayoutWager(bed: TestbedChain, stake = 2_000_000n): Promise<OpenedWager> {
+  const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
+  const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, bed.parts.app);
+  const opened = await openWager(bed.rpc, bed.localnet, bed.parts.app, { paytableAddress: paytable, stake, beneficiary: beneficiary.usdc });
+  await freezeUsdc(bed, beneficiary.usdc);
+  return opened;
+}
+
+/**
+ * Another keeper of the testbed (`name`: its own key and SQLite file, not the one under test) is handed
+ * `wager` and runs until its record of it passes `done` (`what` names that in a timeout, 20 s), then is
+ * stopped, also when the wait fails.
+ */
+export async function anotherKeeperRuns(
+  bed: KeeperTestbed,
+  { name, wager, done, what, rpcUrl }: { name: string; wager: Address; done: (record: ReturnType<Keeper['records']['get']>) => boolean; what: string; rpcUrl?: string },
+): Promise<void> {
+  const { keeper } = await bed.keeper(name, { start: false, rpcUrl });
+  try {
+    await keeper.start();
+    await keeper.submitWager(wager);
+    await waitFor(() => (done(keeper.records.get(wager)) ? true : undefined), 20_000, what);
+  } finally {
+    await bed.stopKeeper(keeper);
+  }
 }
 
 const EVENT_DECODERS: Record<WagerProgramEvent['name'], () => { decode(bytes: Uint8Array): unknown }> = {
