@@ -1,5 +1,4 @@
-import { address, generateKeyPairSigner } from '@solana/kit';
-import { getCreateAssociatedTokenIdempotentInstructionAsync, getMintToInstruction } from '@solana-program/token';
+import { generateKeyPairSigner } from '@solana/kit';
 import { expect, it } from 'vitest';
 import {
   findDepositRequestPda,
@@ -8,10 +7,9 @@ import {
   getPoolDecoder,
   getRequestDepositInstructionAsync,
 } from '../../protocol/wager';
-import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { createKeeper } from '../keeper';
 import { shardOf } from '../shard';
-import { freshDatabase, keeperTestbed, sendInstructions, usdcAccountOf, usdcBalance, waitFor } from './keeper-test-helpers';
+import { freshDatabase, fundedLiquidityProvider, keeperTestbed, sendInstructions, usdcBalance, waitFor } from './keeper-test-helpers';
 
 const bed = keeperTestbed({ startPump: false });
 
@@ -24,17 +22,7 @@ const readPool = async () => {
 async function lpDepositRequest() {
   const { localnet } = bed;
   const { rpc, mint } = bed.parts;
-  const lp = await generateKeyPairSigner();
-  localnet.chain.airdrop(lp.address, 2_000_000_000n);
-  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
-  const source = await usdcAccountOf(mint, lp.address);
-  const shareMint = address(localnet.manifest.shareMint);
-  const shares = await usdcAccountOf(shareMint, lp.address);
-  await sendInstructions(rpc, lp, [
-    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint, owner: lp.address }),
-    getMintToInstruction({ mint, token: source, mintAuthority, amount: 500_000_000n }),
-    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint: shareMint, owner: lp.address }),
-  ]);
+  const { lp, source, shares } = await fundedLiquidityProvider(localnet, rpc, mint, 500_000_000n);
   const before = await readPool();
   const [request] = await findDepositRequestPda({ owner: lp.address, epoch: before.epoch });
   const [epochRecord] = await findEpochRecordPda({ epoch: before.epoch });

@@ -26,6 +26,7 @@ import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstructionAsync,
   getFreezeAccountInstruction,
+  getMintToInstruction,
   getThawAccountInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
@@ -241,6 +242,22 @@ export async function sendInstructions(rpc: LocalRpc, feePayer: KeyPairSigner, i
 
 export const usdcAccountOf = async (mint: Address, owner: Address) =>
   (await findAssociatedTokenPda({ mint, owner, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+
+/** A liquidity provider: a fresh funded wallet holding `usdc` test USDC (minted) and an empty share account. */
+export async function fundedLiquidityProvider(localnet: Localnet, rpc: LocalRpc, mint: Address, usdc: bigint): Promise<{ lp: KeyPairSigner; source: Address; shares: Address }> {
+  const lp = await generateKeyPairSigner();
+  localnet.chain.airdrop(lp.address, 2_000_000_000n);
+  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
+  const source = await usdcAccountOf(mint, lp.address);
+  const shareMint = address(localnet.manifest.shareMint);
+  const shares = await usdcAccountOf(shareMint, lp.address);
+  await sendInstructions(rpc, lp, [
+    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint, owner: lp.address }),
+    getMintToInstruction({ mint, token: source, mintAuthority, amount: usdc }),
+    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint: shareMint, owner: lp.address }),
+  ]);
+  return { lp, source, shares };
+}
 
 /** A fresh wallet with a (new, empty) USDC account: a beneficiary other than the app. */
 export async function freshBeneficiary(rpc: LocalRpc, mint: Address, payer: KeyPairSigner): Promise<{ owner: KeyPairSigner; usdc: Address }> {

@@ -3,12 +3,10 @@
  * (decided by simulating the real instruction), with the program's refusal in words and when it changes;
  * accepted after; a claim's preview matches what it pays, and its answer carries the new balance.
  */
-import { address, generateKeyPairSigner, getBase64Encoder, type Address } from '@solana/kit';
-import { getCreateAssociatedTokenIdempotentInstructionAsync, getMintToInstruction } from '@solana-program/token';
+import { address, getBase64Encoder, type Address } from '@solana/kit';
 import { expect, it } from 'vitest';
 import { findDepositRequestPda, findEpochRecordPda, findPoolPda, getExpireForWager, getPoolDecoder, getRequestDepositInstructionAsync, getWagerDecoder } from '../../protocol/wager';
-import { keypairFromBytes } from '../../secrets/keypair-bytes';
-import { keeperTestbed, openWager, sendInstructions, usdcAccountOf } from '../../keeper/__tests__/keeper-test-helpers';
+import { fundedLiquidityProvider, keeperTestbed, openWager, sendInstructions } from '../../keeper/__tests__/keeper-test-helpers';
 import { balanceAfterClaim, claimInstruction, readLiquidity, sharesFor, simulatorFor, strikeInstruction, type LiquidityContext } from '../liquidity-view';
 
 const bed = keeperTestbed({ prefix: 'liquidity-checks-', startPump: false });
@@ -40,17 +38,7 @@ it('enables Strike and Claim only when the simulated instruction would land, say
   }
 
   // An LP asks to deposit 500 USDC; a wager opens before the close.
-  const lp = await generateKeyPairSigner();
-  localnet.chain.airdrop(lp.address, 2_000_000_000n);
-  const mintAuthority = await keypairFromBytes(localnet.manifest.mintAuthority);
-  const source = await usdcAccountOf(mint, lp.address);
-  const shareMint = address(localnet.manifest.shareMint);
-  const shares = await usdcAccountOf(shareMint, lp.address);
-  await sendInstructions(rpc, lp, [
-    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint, owner: lp.address }),
-    getMintToInstruction({ mint, token: source, mintAuthority, amount: 500_000_000n }),
-    await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: lp, mint: shareMint, owner: lp.address }),
-  ]);
+  const { lp, source, shares } = await fundedLiquidityProvider(localnet, rpc, mint, 500_000_000n);
   const [request] = await findDepositRequestPda({ owner: lp.address, epoch: pool.epoch }, { programAddress: program });
   const [epochRecord] = await findEpochRecordPda({ epoch: pool.epoch }, { programAddress: program });
   await sendInstructions(rpc, lp, [await getRequestDepositInstructionAsync({ owner: lp, request, epochRecord, source, amount: 500_000_000n }, { programAddress: program })]);
