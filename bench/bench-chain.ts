@@ -4,7 +4,6 @@
  * bench wants, which is why they are signed here rather than sent through the product's `open`).
  */
 import {
-  address,
   appendTransactionMessageInstructions,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
@@ -15,15 +14,12 @@ import {
   signTransactionMessageWithSigners,
   type Address,
   type Blockhash,
-  type KeyPairSigner,
 } from '@solana/kit';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LocalnetManifest } from '../src-main/localnet/localnet';
-import { getOpenWagerForApp } from '../src-main/protocol/wager';
-import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
+import { devAppOpener } from '../src-main/localnet/dev-app-wager';
 
 const bin = fileURLToPath(new URL('../bin/wager-keeper.js', import.meta.url));
 
@@ -45,28 +41,14 @@ export async function startLocalnetProcess(slotMs: number): Promise<{ manifest: 
 
 export type Lifetime = { blockhash: Blockhash; lastValidBlockHeight: bigint };
 
-/** The localnet's dev app, staking 1 test USDC per wager from its own USDC account. */
-export async function devApp(manifest: LocalnetManifest): Promise<{
-  app: KeyPairSigner;
-  /** A signed open_wager of 1.00 USDC on `paytable` with `nonce`: its wager, signature and wire bytes. */
-  signedOpen(paytable: Address, nonce: bigint, lifetime: Lifetime): Promise<{ wager: Address; signature: ReturnType<typeof getSignatureFromTransaction>; wire: ReturnType<typeof getBase64EncodedWireTransaction> }>;
-}> {
-  const app = await keypairFromBytes(manifest.devKeys.app.keypair);
-  const [stakeSource] = await findAssociatedTokenPda({ mint: address(manifest.usdcMint), owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+/** The localnet's dev app (src-main/localnet/dev-app-wager.ts), staking 1 test USDC per wager from its own USDC account. */
+export async function devApp(manifest: LocalnetManifest) {
+  const { app, open } = await devAppOpener(manifest);
   return {
     app,
-    async signedOpen(paytable, nonce, lifetime) {
-      const { instruction, wager } = await getOpenWagerForApp({
-        payer: app,
-        stakeOwner: app,
-        integratorAuthority: app,
-        paytable,
-        stakeSource,
-        beneficiary: stakeSource,
-        oracleNetworkState: address(manifest.oracle.networkState),
-        stake: 1_000_000n,
-        nonce,
-      });
+    /** A signed open_wager of 1.00 USDC on `paytable` with `nonce`: its wager, signature and wire bytes. */
+    async signedOpen(paytable: Address, nonce: bigint, lifetime: Lifetime) {
+      const { instruction, wager } = await open(paytable, 1_000_000n, nonce);
       const signed = await signTransactionMessageWithSigners(
         pipe(
           createTransactionMessage({ version: 0 }),

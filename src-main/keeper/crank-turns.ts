@@ -116,6 +116,16 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
   let peers: string[] = [];
   const held: Partial<Record<CrankStep, number>> = {};
 
+  /** Slots past the due slot before this keeper cranks what belongs to `subject`'s shard (0: its own, or no fleet). */
+  const takeoverFor = (subject: Address): number => (shard ? takeoverWait(shard, shardOf(subject, shard.count)) : 0);
+  /** A crank held back for another's shard or turn: counted once per subject and step. */
+  const countHeld = (subject: string, step: CrankStep) => {
+    const counted = heldOnce.get(subject) ?? new Set<CrankStep>();
+    if (counted.has(step)) return;
+    heldOnce.set(subject, counted.add(step));
+    held[step] = (held[step] ?? 0) + 1;
+  };
+
   const dueSlot = (step: CrankStep, view: WagerView): bigint => {
     const { wager, slot, address } = view;
     // Counted from when this keeper saw it, if later: keepers that all come to a wager late (a slow pass, a
@@ -146,25 +156,19 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
     },
     heldFor(address, step) {
       const view = views.get(address);
-      if (!shard || !view) return null;
-      const owner = shardOf(view.address, shard.count);
-      if (owner === shard.index) return null;
-      return { shard: shardLabel({ index: owner, count: shard.count }), takeoverSlot: Number(dueSlot(step, view)) + takeoverWait(shard, owner) };
+      const takeover = view ? takeoverFor(view.address) : 0;
+      if (!shard || !view || takeover === 0) return null;
+      return { shard: shardLabel({ index: shardOf(view.address, shard.count), count: shard.count }), takeoverSlot: Number(dueSlot(step, view)) + takeover };
     },
     setFleetPeers(addresses) {
       peers = [...addresses];
       rivals?.setPeers(addresses);
     },
     liquidityTurn(step, subject, waited) {
-      if (!shard) return true;
-      const takeover = takeoverWait(shard, shardOf(subject, shard.count));
+      const takeover = takeoverFor(subject);
       if (takeover === 0) return true;
       if (!waited(takeover)) {
-        const counted = heldOnce.get(subject) ?? new Set<CrankStep>();
-        if (!counted.has(step)) {
-          heldOnce.set(subject, counted.add(step));
-          held[step] = (held[step] ?? 0) + 1;
-        }
+        countHeld(subject, step);
         return false;
       }
       takeovers[step] = (takeovers[step] ?? 0) + 1;
@@ -177,16 +181,12 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
           const view = views.get(send.address);
           // Outside a pass (the operator's "Claim payout now"): a person chose it, it is sent.
           if (!view) return sendPath.sendForWager(send);
-          const takeover = shard ? takeoverWait(shard, shardOf(view.address, shard.count)) : 0;
+          const takeover = takeoverFor(view.address);
           const foreign = takeover > 0;
           const wait = BigInt(takeover + (rivals?.offset(view.address) ?? 0));
           const urgent = view.urgent && DEADLINE_STEPS.has(send.step);
           if (!urgent && view.slot < dueSlot(send.step, view) + wait) {
-            const counted = heldOnce.get(send.address) ?? new Set<CrankStep>();
-            if (!counted.has(send.step)) {
-              heldOnce.set(send.address, counted.add(send.step));
-              held[send.step] = (held[send.step] ?? 0) + 1;
-            }
+            countHeld(send.address, send.step);
             return Promise.resolve();
           }
           // Its latency (pass to landing) sets how far apart rivals' turns are (rival-yield.ts).

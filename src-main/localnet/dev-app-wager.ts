@@ -36,27 +36,38 @@ export interface OpenLocalnetWagerOptions {
   beneficiary?: Address;
 }
 
+/** The localnet's dev app (integrator, payer and stake owner at once), its USDC account, and its open_wager instruction. */
+export async function devAppOpener(manifest: Pick<LocalnetManifest, 'devKeys' | 'usdcMint' | 'oracle'>) {
+  const app = await keypairFromBytes(manifest.devKeys.app.keypair);
+  const [stakeSource] = await findAssociatedTokenPda({ mint: address(manifest.usdcMint), owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  return {
+    app,
+    stakeSource,
+    /** open_wager of `stake` (USDC base units) on `paytable`, paid out to `beneficiary` (default the app's own USDC account). */
+    open: (paytable: Address, stake: bigint, nonce: bigint, beneficiary: Address = stakeSource) =>
+      getOpenWagerForApp({
+        payer: app,
+        stakeOwner: app,
+        integratorAuthority: app,
+        paytable,
+        stakeSource,
+        beneficiary,
+        oracleNetworkState: address(manifest.oracle.networkState),
+        stake,
+        nonce,
+      }),
+  };
+}
+
 /** Opens one wager with the localnet's dev app key; resolves once sent with its address and beneficiary account. */
 export async function openLocalnetWager(options: OpenLocalnetWagerOptions): Promise<{ wager: Address; beneficiary: Address }> {
   const { rpc, manifest, stake } = options;
   const paytable = manifest.paytables.find((p) => p.name === options.paytable);
   if (!paytable) throw new Error(`unknown paytable '${options.paytable}'; available: ${manifest.paytables.map((p) => p.name).join(', ')}`);
-  const app = await keypairFromBytes(manifest.devKeys.app.keypair);
-  const usdcMint = address(manifest.usdcMint);
-  const [stakeSource] = await findAssociatedTokenPda({ mint: usdcMint, owner: app.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const beneficiary = options.beneficiary === undefined ? { account: stakeSource, create: [] } : await beneficiaryAccount(rpc, options.beneficiary, usdcMint, app);
+  const { app, stakeSource, open } = await devAppOpener(manifest);
+  const beneficiary = options.beneficiary === undefined ? { account: stakeSource, create: [] } : await beneficiaryAccount(rpc, options.beneficiary, address(manifest.usdcMint), app);
   const nonce = BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000));
-  const { instruction, wager } = await getOpenWagerForApp({
-    payer: app,
-    stakeOwner: app,
-    integratorAuthority: app,
-    paytable: address(paytable.address),
-    stakeSource,
-    beneficiary: beneficiary.account,
-    oracleNetworkState: address(manifest.oracle.networkState),
-    stake,
-    nonce,
-  });
+  const { instruction, wager } = await open(address(paytable.address), stake, nonce, beneficiary.account);
   const { value: lifetime } = await rpc.getLatestBlockhash().send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
