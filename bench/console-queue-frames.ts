@@ -62,6 +62,7 @@ const status: StatusView = {
   keeper: { address: fakeAddress(99_999), keySource: 'localnet dev key', shard: null },
   paused: false,
   apiUrl: 'http://127.0.0.1:7300',
+  apiError: null,
   faucet: true,
   demo: { available: true, reason: null, enabled: false, intervalMs: 5_000, opened: 0, lastOpenedAt: null, lastError: null },
   startedAt: Date.now(),

@@ -1,5 +1,5 @@
 /** `wager-keeper localnet`: the chain alone, RPC and WebSocket like a test validator (`--bare`: like a fresh devnet). */
-import { startLocalnet } from '../localnet/localnet';
+import { loadEmbeddedLocalnet } from '../localnet/embedded-availability';
 import { integerFlag, parseFlags, portFlag } from './cli-flags';
 import { listenError } from './keeper-runtime';
 import { untilSignal } from './until-signal';
@@ -27,11 +27,15 @@ export async function localnetCommand(args: string[]): Promise<number> {
   const { values } = parseFlags(args, LOCALNET_OPTIONS);
   const rpcPort = portFlag('rpc-port', values['rpc-port'], 8899);
   const wsPort = portFlag('ws-port', values['ws-port']);
+  const oracleDelaySlots = integerFlag('oracle-delay-slots', values['oracle-delay-slots'], 0, 1);
+  const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
+  // Loaded only now (litesvm may have no native build here): every flag was checked first.
+  const { startLocalnet } = await loadEmbeddedLocalnet('cli');
   const localnet = await startLocalnet({
     rpcPort,
     wsPort,
-    slotMs: integerFlag('slot-ms', values['slot-ms'], 10, 400),
-    oracleDelaySlots: integerFlag('oracle-delay-slots', values['oracle-delay-slots'], 0, 1),
+    slotMs,
+    oracleDelaySlots,
     oracleStalled: values['oracle-stalled'],
     manifestPath: values.manifest,
     bare: values.bare,

@@ -13,7 +13,8 @@ import type { Deployment } from '../deployment/deployment';
 import { NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
 import { oracleName, resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { startLocalnet, type Localnet, type LocalnetManifest } from '../localnet/localnet';
+import { loadEmbeddedLocalnet } from '../localnet/embedded-availability';
+import type { Localnet, LocalnetManifest } from '../localnet/localnet';
 import { clusterNameOf } from './cluster-identity';
 import type { ClusterName, ClusterSetting, ClusterView, DeploymentView } from './operator-interface';
 import type { ResolvedOperatorOptions } from './operator-options';
@@ -38,6 +39,9 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
   const { flags } = options;
   if (setting.kind === 'embedded') {
     const rpcPort = flags.embeddedRpcPort ?? (options.host === 'desktop' ? 0 : 8899);
+    // Loaded only now: litesvm may have no native build here, and nothing else needs it. A command's
+    // first start words the error for its command line, the console for Settings.
+    const { startLocalnet } = await loadEmbeddedLocalnet(initial && options.failFast ? 'cli' : 'console');
     const localnet = await startLocalnet({ rpcPort, slotMs: flags.embeddedSlotMs }).catch((error: unknown) => {
       throw localnetListenError(error, rpcPort, undefined, 'the WebSocket port');
     });

@@ -16,10 +16,16 @@ import type { ResolvedOperatorOptions } from './operator-options';
 import { createOperatorApp, listenOperator } from './operator-server';
 
 export interface HostListeners {
-  /** Listens; a listener that cannot bind throws the flag's error (what started is closed by stop()). */
+  /**
+   * Listens; a listener that cannot bind throws the flag's error (what started is closed by stop()).
+   * Without failFast (the desktop app) a /v1 API that cannot listen is not thrown: `apiError` says why and
+   * the keeper runs without it.
+   */
   start(): Promise<void>;
   stop(): Promise<void>;
   readonly apiUrl: string | null;
+  /** Why the /v1 API is not listening (desktop: its port is taken, say), with the next step; null when it listens. */
+  readonly apiError: string | null;
   readonly consoleUrl: string | null;
   readonly corsOrigins: string[];
   readonly metricsUrl: string | null;
@@ -27,7 +33,7 @@ export interface HostListeners {
 
 export function createHostListeners(
   control: KeeperControl,
-  options: Pick<ResolvedOperatorOptions, 'flags' | 'console' | 'log'>,
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'console' | 'log' | 'failFast'>,
   service: {
     api: OperatorApi;
     onEvent(listener: (event: OperatorEvent) => void): () => void;
@@ -37,6 +43,7 @@ export function createHostListeners(
 ): HostListeners {
   const { flags, log } = options;
   let api: PublicApiServer | undefined;
+  let apiError: string | null = null;
   let consoleUrl: string | null = null;
   let metricsUrl: string | null = null;
   let corsOrigins: string[] = [];
@@ -62,19 +69,26 @@ export function createHostListeners(
         ? createOperatorHttp({ api: service.api, onEvent: (listener) => service.onEvent(listener), token, uiDirectory: options.console.uiDirectory, logger: log })
         : undefined;
       const fetch = operatorHttp ? operatorHttp.withConsole(publicApi.fetch) : publicApi.fetch;
-      api = await listenPublicApi({ fetch } as Parameters<typeof listenPublicApi>[0], { port: settings.apiPort, host: settings.apiHost }).catch((error: unknown) => {
-        throw listenError(error, '--port', settings.apiHost, settings.apiPort);
-      });
+      try {
+        api = await listenPublicApi({ fetch } as Parameters<typeof listenPublicApi>[0], { port: settings.apiPort, host: settings.apiHost });
+      } catch (error) {
+        if (options.failFast) throw listenError(error, '--port', settings.apiHost, settings.apiPort);
+        // The desktop app: the keeper still cranks on its chain; the console says why /v1 is down and what to do.
+        apiError = apiListenerProblem(error, settings.apiHost, settings.apiPort);
+        log.error({ error: (error as Error).message, host: settings.apiHost, port: settings.apiPort }, 'the /v1 API cannot listen: the keeper runs without it');
+      }
       const server = api;
-      stopHost.push(() => {
-        operatorHttp?.endStreams();
-        return server.close();
-      });
-      // --cors-origin names exactly the origins allowed (as before the console existed); otherwise the
-      // console's own origins and the saved list.
-      if (flags.corsOrigins === undefined) for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
+      if (server) {
+        stopHost.push(() => {
+          operatorHttp?.endStreams();
+          return server.close();
+        });
+        // --cors-origin names exactly the origins allowed (as before the console existed); otherwise the
+        // console's own origins and the saved list.
+        if (flags.corsOrigins === undefined) for (const origin of consoleOrigins(server)) allowedOrigins.add(origin);
+        if (operatorHttp) consoleUrl = `${consoleBase(server.url)}${OPERATOR_HTTP.consolePath}#token=${token}`;
+      }
       corsOrigins = [...allowedOrigins];
-      if (operatorHttp) consoleUrl = `${consoleBase(server.url)}${OPERATOR_HTTP.consolePath}#token=${token}`;
       if (flags.metricsPort !== undefined) {
         const port = flags.metricsPort;
         const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: service.keeperEvents }, { events: service.guardianEvents })), port).catch((error: unknown) => {
@@ -88,6 +102,9 @@ export function createHostListeners(
     get apiUrl() {
       return api?.url ?? null;
     },
+    get apiError() {
+      return apiError;
+    },
     get consoleUrl() {
       return consoleUrl;
     },
@@ -98,6 +115,25 @@ export function createHostListeners(
       return metricsUrl;
     },
   };
+}
+
+/**
+ * The console's words for a /v1 API that cannot listen: where, why, and the next step.
+ * @example apiListenerProblem({ code: 'EADDRINUSE' }, '127.0.0.1', 7300)
+ * // "The public /v1 API cannot listen on 127.0.0.1:7300: another program already uses that port. ..."
+ */
+export function apiListenerProblem(error: unknown, host: string, port: number): string {
+  const code = (error as { code?: string }).code;
+  const where = `The public /v1 API cannot listen on ${host}:${port}`;
+  const without = 'The keeper cranks without it, but apps and gateways cannot hand it wagers';
+  const restart = 'then restart the app';
+  if (code === 'EADDRINUSE')
+    return `${where}: another program already uses that port. ${without}: stop that program, or pick another port in Settings → Keeper and API options → API port (0: any free port), ${restart}.`;
+  if (code === 'EACCES')
+    return `${where}: ports below 1024 need privileges. ${without}: pick a port from 1024 up in Settings → Keeper and API options → API port, ${restart}.`;
+  if (code === 'EADDRNOTAVAIL')
+    return `${where}: ${host} is not an address of this machine. ${without}: set API host to 127.0.0.1 (or an address of this machine) in Settings → Keeper and API options, ${restart}.`;
+  return `${where}: ${(error as Error)?.message ?? String(error)}. ${without}: check API port and API host in Settings → Keeper and API options, ${restart}.`;
 }
 
 /** The console is opened at 127.0.0.1 even when /v1 listens on every address (it answers loopback peers only). */

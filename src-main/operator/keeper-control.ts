@@ -12,6 +12,7 @@ import type { Deployment } from '../deployment/deployment';
 import { deploymentSummary, parseDeploymentText } from '../deployment/deployment';
 import { DeploymentClusterMismatchError, type DeploymentSource } from '../deployment/deployment-finder';
 import type { Keeper } from '../keeper/keeper';
+import { EmbeddedLocalnetUnavailableError } from '../localnet/embedded-availability';
 import { lastErrorInWords } from '../protocol/program-error-sentences';
 import type { WagerRecord } from '../store/wager-records';
 import { deploymentView, startChainSide, type ChainSide } from './chain-side';
@@ -70,6 +71,8 @@ export function createKeeperControl(
     relay: KeeperEventRelay;
     rows: QueueRows;
     apiUrl(): string | null;
+    /** Why the /v1 API is not listening (null: it listens, or never asked to). */
+    apiError(): string | null;
     /** The fleet members' keys known now (fleet-service.ts): each keeper started here is told them. */
     fleetPeers(): string[];
   },
@@ -78,6 +81,8 @@ export function createKeeperControl(
   const { emit, relay, rows } = service;
   let phase: StatusView['phase'] = 'starting';
   let coreError: string | null = null;
+  /** The core failed because this machine cannot run the embedded localnet: no RPC is at fault, none is retried. */
+  let embeddedUnavailable = false;
   let chain: ChainSide | undefined;
   let keeperSide: KeeperSide | undefined;
   let startedAt = Date.now();
@@ -100,6 +105,7 @@ export function createKeeperControl(
       keeper: keeper && keeperSide ? { address: keeper.address, keySource: keeperSide.keySource, shard: keeper.fleet().shard ?? null } : null,
       paused: current.paused,
       apiUrl: service.apiUrl(),
+      apiError: service.apiError(),
       faucet: Boolean(keeperSide?.core.faucet),
       demo: keeperSide?.demo?.view() ?? unavailableDemo(current.demoIntervalMs, demoUnavailableReason(current)),
       startedAt,
@@ -126,7 +132,8 @@ export function createKeeperControl(
       lastTick: record?.lastTick ?? 0,
       queue: record?.queue ?? 0,
       // Waiting for a deployment is not an RPC error (the cluster answers; status says what is missing).
-      rpcError: record?.rpcError ?? (keeper || phase === 'noDeployment' ? null : coreError),
+      // Nor is a localnet this machine cannot run (status.error says so and names Settings → Cluster).
+      rpcError: record?.rpcError ?? (keeper || phase === 'noDeployment' || embeddedUnavailable ? null : coreError),
       slot: probe.slot,
       rpcLatencyMs: probe.latencyMs,
       checkedAt: probe.checkedAt,
@@ -177,6 +184,7 @@ export function createKeeperControl(
   const runCore = async (setting: ClusterSetting | null, initial: boolean) => {
     phase = 'starting';
     coreError = null;
+    embeddedUnavailable = false;
     emitStatus();
     try {
       await stopCore(setting ? 'all' : 'keeper');
@@ -196,8 +204,12 @@ export function createKeeperControl(
     } catch (error) {
       phase = 'failed';
       const message = (error as Error).message;
-      coreError = setting?.kind === 'rpc' ? `the keeper could not start on ${setting.rpcUrl}: ${message}` : `the keeper could not start: ${message}`;
-      coreError += '. Choose another cluster or fix the RPC URL in Settings, then switch again.';
+      embeddedUnavailable = error instanceof EmbeddedLocalnetUnavailableError;
+      if (embeddedUnavailable) coreError = message; // says why and names Settings → Cluster
+      else {
+        coreError = setting?.kind === 'rpc' ? `the keeper could not start on ${setting.rpcUrl}: ${message}` : `the keeper could not start: ${message}`;
+        coreError += '. Choose another cluster or fix the RPC URL in Settings, then switch again.';
+      }
       log.error({ error: message }, 'keeper core failed to start');
       emitStatus();
       throw error;

@@ -111,6 +111,8 @@ export interface StatusView {
   paused: boolean;
   /** The public /v1 API of this keeper. */
   apiUrl: string | null;
+  /** Why the /v1 API is not listening (the desktop app's port is taken, say) and what to do; null when it listens. */
+  apiError: string | null;
   faucet: boolean;
   demo: DemoView;
   /** Unix ms the current core started (changes on every cluster switch). */

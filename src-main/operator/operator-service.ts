@@ -105,7 +105,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const relay = createKeeperEventRelay({ emit, keeperEvents, guardianEvents, rows });
   // The fleet watch is told where to send its peers' keys before the control exists (it starts with the service).
   const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
-  const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, fleetPeers: () => fleet.peers() });
+  const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, apiError: () => hostListeners.apiError, fleetPeers: () => fleet.peers() });
   const keys = createKeeperKeyService(control, options);
   const api: OperatorApi = {
     ...control.api,
@@ -128,8 +128,19 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     onEvent,
     async start() {
       const initialCluster = options.flags.cluster ?? (options.host === 'desktop' ? options.settings.store.cluster : { kind: 'embedded' as const });
+      // Headless commands stop and exit 1 on either failure. The desktop app keeps what it can: a /v1 port
+      // that cannot listen is in status.apiError (host-listeners.ts) and the keeper still starts on its
+      // chain; a core that cannot start is in status.error.
       try {
         await hostListeners.start();
+      } catch (error) {
+        if (options.failFast) {
+          await service.stop();
+          throw error;
+        }
+        log.error({ error: (error as Error).message }, 'a listener could not start: the keeper starts without it');
+      }
+      try {
         await control.start(initialCluster);
       } catch (error) {
         if (options.failFast) {

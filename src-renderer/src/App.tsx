@@ -61,6 +61,11 @@ function StatusLine() {
             RPC error
           </span>
         )}
+        {status?.apiError && (
+          <span className="error api-down" title={status.apiError}>
+            /v1 API down
+          </span>
+        )}
         <span className={`phase ${phaseClass}`} aria-busy={phaseClass === 'starting'} title={phaseTitle}>
           {phaseText}
         </span>

@@ -24,17 +24,31 @@ function KeeperCard() {
     return (
       <section className="panel" aria-labelledby="keeper-title">
         <h2 id="keeper-title">Keeper</h2>
-        <p className="muted">No keeper is running yet{!status || status.phase === 'starting' ? ': it is starting' : ''}.</p>
+        <p className="muted">
+          {status?.phase === 'failed' ? 'No keeper is running: it could not start (the message above says why).' : `No keeper is running yet${!status || status.phase === 'starting' ? ': it is starting' : ''}.`}
+        </p>
+        <ApiProblem status={status} />
       </section>
     );
   return (
     <section className="panel" aria-labelledby="keeper-title">
       <h2 id="keeper-title">Keeper</h2>
+      <ApiProblem status={status} />
       <p className="address-line">
         <code className="full-address">{keeper.address}</code> <CopyButton text={keeper.address} label="Copy keeper address" />
       </p>
       {status?.keeper ? <KeeperDetails status={status} keeper={status.keeper} /> : <p className="muted">Reading the balance…</p>}
     </section>
+  );
+}
+
+/** The public /v1 API could not listen (the desktop app's port is taken, say): the keeper cranks, apps cannot reach it. */
+function ApiProblem({ status }: { status: StatusView | undefined }) {
+  if (!status?.apiError) return null;
+  return (
+    <div role="alert" className="error api-problem">
+      {status.apiError}
+    </div>
   );
 }
 
