@@ -1,40 +1,51 @@
 /**
- * The sandboxed preload: exposes `window.wagerKeeper`, the typed operator bridge (and the desktop's file
- * picker for a deployment file, which answers a path the keeper then reads itself), and nothing else. Each
- * call goes over the IPC channel of its method (from the one method list); the main process answers
- * with an envelope `{ ok, value } | { ok: false, error }` that this unwraps into a value or an Error.
- * Built as CommonJS: a window with `sandbox: true` cannot load an ES module preload.
+ * The sandboxed preload: exposes `window.wagerKeeper`, the typed operator bridge (plus, desktop only, the
+ * file picker for a deployment file, which answers a path the keeper then reads itself, and the desktop
+ * app's own preferences), and nothing else. Each call goes over the IPC channel of its method (from the
+ * one method list); the main process answers with an envelope `{ ok, value } | { ok: false, error }` that
+ * this unwraps into a value or an Error. Built as CommonJS: a window with `sandbox: true` cannot load an
+ * ES module preload.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
+  IPC_DESKTOP_GET_PREFERENCES,
+  IPC_DESKTOP_SET_PREFERENCES,
   IPC_EVENT_CHANNEL,
   IPC_PICK_DEPLOYMENT_FILE,
   OPERATOR_METHODS,
   ipcChannel,
+  type DesktopPreferencesView,
+  type OperatorArgs,
   type OperatorBridge,
   type OperatorEvent,
   type OperatorMethod,
   type OperatorReply,
+  type OperatorResult,
 } from '../src-main/operator/operator-interface';
 
 const methods = new Set<string>(OPERATOR_METHODS);
 
+/** Calls a channel and unwraps its envelope. */
+async function request<T>(channel: string, ...args: unknown[]): Promise<T> {
+  const reply = (await ipcRenderer.invoke(channel, ...args)) as OperatorReply<T>;
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.value;
+}
+
 export const bridge: OperatorBridge = {
-  async call(method, args) {
+  async call<M extends OperatorMethod>(method: M, args: OperatorArgs<M>): Promise<OperatorResult<M>> {
     if (!methods.has(method)) throw new Error(`unknown operator method '${String(method)}'`);
-    const reply = (await ipcRenderer.invoke(ipcChannel(method as OperatorMethod), args)) as OperatorReply<never>;
-    if (!reply.ok) throw new Error(reply.error);
-    return reply.value;
+    return request<OperatorResult<M>>(ipcChannel(method), args);
   },
   onEvent(listener) {
     const forward = (_event: IpcRendererEvent, event: OperatorEvent) => listener(event);
     ipcRenderer.on(IPC_EVENT_CHANNEL, forward);
     return () => void ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
   },
-  async pickDeploymentFile() {
-    const reply = (await ipcRenderer.invoke(IPC_PICK_DEPLOYMENT_FILE)) as OperatorReply<string | null>;
-    if (!reply.ok) throw new Error(reply.error);
-    return reply.value;
+  pickDeploymentFile: () => request<string | null>(IPC_PICK_DEPLOYMENT_FILE),
+  desktop: {
+    getPreferences: () => request<DesktopPreferencesView>(IPC_DESKTOP_GET_PREFERENCES),
+    setPreferences: (changes) => request<DesktopPreferencesView>(IPC_DESKTOP_SET_PREFERENCES, changes),
   },
 };
 

@@ -1,188 +1,182 @@
 /**
- * The desktop host: one sandboxed window on the built UI, and the operator service (the same core as
- * `serve`) answering the window over IPC, one channel per operator method. The Electron module comes in
- * as a parameter, so a test can hand in a faithful stand-in; only files in src-main/electron/ touch it.
+ * The desktop host's life: one instance; the window opened at once on the built page while the core
+ * (the same as `serve`) starts behind it; IPC channels, permission handlers and the CSP set once; the tray,
+ * the power-save blocker and notifications beside it. Closing the window hides it and the keeper keeps
+ * cranking (unless "Quit when the window closes" is on); Quit, from the tray or the app menu, stops the
+ * core (finishing what is in flight) and then the app. Each part is its own module in this folder; the
+ * Electron module comes in as a parameter, so a test hands in a faithful stand-in.
  */
-import type * as ElectronModule from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  IPC_EVENT_CHANNEL,
-  IPC_PICK_DEPLOYMENT_FILE,
-  OPERATOR_METHODS,
-  ipcChannel,
-  oracleStallLevel,
-  type OperatorApi,
-  type StallLevel,
-  type OperatorEvent,
-  type OperatorMethod,
-  type OperatorReply,
-} from '../operator/operator-interface';
+import { IPC_EVENT_CHANNEL } from '../operator/operator-interface';
+import { consolePage } from './console-page';
+import { createDesktopPreferences, type DesktopPreferencesBackend } from './desktop-preferences';
+import type { DesktopLog, DesktopService, Electron } from './electron-api';
+import { registerFilePicker, registerOperatorChannels, registerPreferenceChannels } from './ipc-channels';
+import { createLoginItem, startedHidden, type LaunchCommand } from './login-item';
+import { createNotifier, notifyOracleStalls } from './notifications';
+import { installPermissionHandlers } from './permissions';
+import { watchPower } from './power';
+import { createKeeperTray } from './tray';
+import { createConsoleWindows, installContentSecurityPolicy, type DesktopPaths } from './window';
 
-type Electron = Pick<typeof ElectronModule, 'app' | 'BrowserWindow' | 'ipcMain' | 'session' | 'shell' | 'Notification' | 'dialog'>;
+export type { DesktopLog, DesktopService, Electron } from './electron-api';
+export { DESKTOP_CSP, windowOptions, type DesktopPaths } from './window';
 
-/** What the desktop host needs of the core (createOperatorService gives it). */
-export interface DesktopService {
-  api: OperatorApi;
-  onEvent(listener: (event: OperatorEvent) => void): () => void;
-  start(): Promise<void>;
-  stop(): Promise<void>;
+export const FIRST_CLOSE_NOTICE = {
+  title: 'Wager Keeper keeps cranking',
+  body: 'The window is closed, the keeper still runs in the tray. Quit from the tray icon’s menu to stop it, or tick “Quit when the window closes” in Settings → Desktop app.',
+};
+
+export const UI_NOT_BUILT = {
+  title: 'The console UI is not built',
+  body: (page: string, error: string) =>
+    `Wager Keeper cannot open its window: ${page} could not be loaded (${error}).\n\nFrom the source tree run \`npm run build\` (or \`npm start\`, which builds it), then start the app again. An installed app is missing files: reinstall it.`,
+};
+
+export interface DesktopAppOptions {
+  /** The core, given the userData folder (main.ts: createOperatorService with electron-store settings). */
+  createService(userData: string): DesktopService;
+  /** The desktop preferences' store (main.ts: an electron-store file of their own). */
+  createPreferences(userData: string): DesktopPreferencesBackend;
+  /** out/ (main, preload, renderer). */
+  outDirectory: string;
+  /** Defaults: process.platform, process.argv, the running app's own command (login items), pino. */
+  platform?: NodeJS.Platform;
+  argv?: readonly string[];
+  launch?: LaunchCommand;
+  log: DesktopLog;
 }
 
-/** The window's Content-Security-Policy: its own files only; no remote content of any kind. */
-export const DESKTOP_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
-
-export interface DesktopPaths {
-  /** out/preload/index.cjs */
-  preload: string;
-  /** out/renderer/index.html */
-  page: string;
-  icon?: string;
+/** What runDesktopApp answers once the window is open (or, started hidden, the tray is up). */
+export interface DesktopApp {
+  /** Settles when the core's start does (the window is already open meanwhile). */
+  coreStarted: Promise<void>;
 }
 
-/** The window's options: isolated, sandboxed, no Node in the page. */
-export const windowOptions = (paths: DesktopPaths): ElectronModule.BrowserWindowConstructorOptions => ({
-  width: 1280,
-  height: 800,
-  title: 'Wager Keeper',
-  backgroundColor: '#0d1117',
-  ...(paths.icon ? { icon: paths.icon } : {}),
-  webPreferences: {
-    preload: paths.preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false,
-  },
-});
-
-/** Registers one IPC handler per operator method; each answers an envelope and only to our own page. */
-export function registerOperatorChannels(electron: Electron, api: OperatorApi, pageUrl: string): void {
-  for (const method of OPERATOR_METHODS) {
-    electron.ipcMain.handle(ipcChannel(method), async (event, args: unknown): Promise<OperatorReply<unknown>> => {
-      // Only the console page may call: not another frame, not a page navigated elsewhere.
-      if (event.senderFrame?.url !== pageUrl) return { ok: false, error: 'refused: the operator interface answers the console window only' };
-      try {
-        const call = api[method as OperatorMethod] as (args: unknown) => Promise<unknown>;
-        return { ok: true, value: await call(args ?? {}) };
-      } catch (error) {
-        // Errors are sent as text: Electron would wrap a thrown one in "Error invoking remote method ...".
-        return { ok: false, error: (error as Error).message ?? String(error) };
-      }
-    });
-  }
-}
-
-/**
- * The system's file picker for "Load a deployment file…": answers the chosen path (null when cancelled),
- * which the page then hands to `loadDeployment`; the file itself is read and checked by the core. Only
- * the console page may ask.
- */
-export function registerFilePicker(electron: Electron, pageUrl: string): void {
-  electron.ipcMain.handle(IPC_PICK_DEPLOYMENT_FILE, async (event): Promise<OperatorReply<string | null>> => {
-    if (event.senderFrame?.url !== pageUrl) return { ok: false, error: 'refused: the file picker answers the console window only' };
-    try {
-      const chosen = await electron.dialog.showOpenDialog({
-        title: 'Load a deployment file',
-        buttonLabel: 'Load deployment',
-        properties: ['openFile'],
-        filters: [
-          { name: 'Deployment (JSON)', extensions: ['json'] },
-          { name: 'All files', extensions: ['*'] },
-        ],
-      });
-      return { ok: true, value: chosen.canceled ? null : (chosen.filePaths[0] ?? null) };
-    } catch (error) {
-      return { ok: false, error: `the file picker failed: ${(error as Error).message}` };
-    }
-  });
-}
-
-/** Creates the window and wires it: CSP, denied navigation, popups and permissions, events pushed to it. */
-export async function openConsoleWindow(electron: Electron, service: DesktopService, paths: DesktopPaths): Promise<ElectronModule.BrowserWindow> {
-  const pageUrl = pathToFileURL(paths.page).toString();
-  const { session } = electron;
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [DESKTOP_CSP] } });
-  });
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  registerOperatorChannels(electron, service.api, pageUrl);
-  registerFilePicker(electron, pageUrl);
-
-  const window = new electron.BrowserWindow(windowOptions(paths));
-  const contents = window.webContents;
-  contents.setWindowOpenHandler(({ url }) => {
-    // Explorer links open in the system browser; nothing opens inside the app.
-    if (url.startsWith('https://')) void electron.shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  contents.on('will-navigate', (event, url) => {
-    if (url !== pageUrl && !url.startsWith(`${pageUrl}#`)) event.preventDefault();
-  });
-  const unsubscribe = service.onEvent((event) => {
-    if (!window.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, event);
-  });
-  window.on('closed', unsubscribe);
-  await window.loadFile(paths.page);
-  return window;
-}
-
-/**
- * A system notification when the oracle stalls (warning, then critical) and when it recovers: the
- * operator may not be looking at the window. Once per change of level, not once per second.
- */
-export function notifyOracleStalls(electron: Electron, service: DesktopService): () => void {
-  let level: StallLevel = 'none';
-  return service.onEvent((event) => {
-    if (event.type !== 'health') return;
-    const next = oracleStallLevel(event.health.oracleWait);
-    if (next === level) return;
-    level = next;
-    if (!electron.Notification.isSupported()) return;
-    const slots = event.health.oracleWait.oldestWaitSlots;
-    const body =
-      next === 'none'
-        ? 'Fulfilments resumed: no request waits long any more.'
-        : `A randomness request has waited ${slots} slots. Wagers expire at open + 150 (stakes forfeited to the pool).${next === 'critical' ? ' The guardian should pause new wagers: Oracle screen, New wagers (or the automatic guardian in Settings).' : ''}`;
-    new electron.Notification({ title: next === 'none' ? 'Oracle recovered' : next === 'critical' ? 'Oracle stalled (critical)' : 'Oracle slow', body }).show();
-  });
-}
-
-/** The app's life: one instance, the core started, the window opened, everything stopped before quitting. */
-export async function runDesktopApp(electron: Electron, createService: (userData: string) => DesktopService, outDirectory: string): Promise<void> {
+export async function runDesktopApp(
+  electron: Electron,
+  options: DesktopAppOptions,
+): Promise<DesktopApp | null> {
   const { app } = electron;
+  const { log } = options;
+  const platform = options.platform ?? process.platform;
   if (!app.requestSingleInstanceLock()) {
     app.quit();
-    return;
+    return null;
   }
   await app.whenReady();
-  const service = createService(app.getPath('userData'));
-  await service.start();
+  const userData = app.getPath('userData');
+  const service = options.createService(userData);
+  const loginItem = createLoginItem(electron, platform, options.launch);
+  const preferences = createDesktopPreferences(options.createPreferences(userData), loginItem);
+  const notify = createNotifier(electron, log);
   const paths: DesktopPaths = {
-    preload: join(outDirectory, 'preload', 'index.cjs'),
-    page: join(outDirectory, 'renderer', 'index.html'),
-    icon: join(outDirectory, '..', 'resources', 'icons', 'icon.png'),
+    preload: join(options.outDirectory, 'preload', 'index.cjs'),
+    page: join(options.outDirectory, 'renderer', 'index.html'),
+    icon: join(options.outDirectory, '..', 'resources', 'icons', 'icon.png'),
   };
-  let window = await openConsoleWindow(electron, service, paths);
-  notifyOracleStalls(electron, service);
-  app.on('second-instance', () => {
-    if (window.isMinimized()) window.restore();
-    window.focus();
+  const page = consolePage(paths.page);
+
+  let quitting = false;
+  const windows = createConsoleWindows(electron, page, paths, (event, window) => {
+    if (quitting || preferences.current().quitOnWindowClose) return;
+    // Closing hides: the keeper keeps cranking; the tray brings the window back, its Quit stops everything.
+    event.preventDefault();
+    window.hide();
+    if (!preferences.current().firstCloseNoticeShown) {
+      preferences.markFirstCloseNoticeShown();
+      notify(FIRST_CLOSE_NOTICE);
+    }
   });
-  app.on('activate', () => {
-    if (electron.BrowserWindow.getAllWindows().length === 0) void openConsoleWindow(electron, service, paths).then((opened) => (window = opened));
+
+  // Once for the app's life, whatever windows come and go (a second ipcMain.handle throws).
+  installContentSecurityPolicy(electron);
+  installPermissionHandlers(electron, page, windows);
+  registerOperatorChannels(electron, service.api, windows);
+  registerFilePicker(electron, windows);
+  registerPreferenceChannels(electron, preferences, windows);
+  // Events from the very start of the core (its "starting" status) reach whichever window is open.
+  service.onEvent((event) => {
+    const window = windows.current();
+    if (window) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
+  notifyOracleStalls(notify, service);
+  const power = watchPower(electron, service, log);
+
+  let openAtLogin = loginItem.isEnabled();
+  const tray = createKeeperTray(electron, {
+    iconPath: paths.icon!,
+    platform,
+    service,
+    log,
+    actions: {
+      openConsole: () => void showConsole(),
+      quit: () => app.quit(),
+      isOpenAtLogin: () => openAtLogin,
+      setOpenAtLogin(enabled) {
+        try {
+          preferences.set({ openAtLogin: enabled });
+        } catch (error) {
+          log.warn({ error: (error as Error).message }, 'start at login could not be changed');
+          tray.refresh();
+        }
+      },
+    },
+  });
+  preferences.onChange(() => {
+    openAtLogin = loginItem.isEnabled();
+    tray.refresh();
+  });
+
+  /** A page that cannot load is a build or install problem: say so once, then quit (which stops the core). */
+  let loadFailed = false;
+  const showConsole = () =>
+    windows.show().catch((error: unknown) => {
+      if (loadFailed) return;
+      loadFailed = true;
+      const message = (error as Error).message;
+      log.error({ page: paths.page, error: message }, 'the console page could not be loaded');
+      electron.dialog.showErrorBox(UI_NOT_BUILT.title, UI_NOT_BUILT.body(paths.page, message));
+      app.quit();
+    });
+
+  app.on('second-instance', () => void showConsole());
+  app.on('activate', () => void showConsole());
   let stopping = false;
   app.on('before-quit', (event) => {
+    quitting = true;
     if (stopping) return;
     // Let the keeper finish what is in flight and close its SQLite file before the process ends.
     event.preventDefault();
     stopping = true;
-    void service.stop().finally(() => app.quit());
+    void service
+      .stop()
+      .catch((error: unknown) =>
+        log.error({ error: (error as Error).message }, 'the keeper did not stop cleanly'),
+      )
+      .finally(() => {
+        power.stop();
+        tray.destroy();
+        app.quit();
+      });
   });
-  app.on('window-all-closed', () => app.quit());
+  // With this listener Electron no longer quits by itself: only the preference makes a closed window quit.
+  app.on('window-all-closed', () => {
+    if (preferences.current().quitOnWindowClose) app.quit();
+  });
+
+  const hidden = startedHidden(electron, options.argv ?? process.argv, platform);
+  // The window first (its first-paint frame at once), the core behind it.
+  const opening = hidden ? Promise.resolve() : showConsole();
+  const coreStarted = service.start().catch((error: unknown) => {
+    const message = (error as Error).message;
+    log.error({ error: message }, 'the keeper core could not start');
+    electron.dialog.showErrorBox(
+      'Wager Keeper could not start',
+      `${message}\n\nStart it from a terminal with \`npm start\` to see the log.`,
+    );
+    app.quit();
+  });
+  await opening;
+  return { coreStarted };
 }

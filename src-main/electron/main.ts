@@ -1,23 +1,43 @@
 /**
- * The Electron entry (built to out/main/index.js): the desktop host of the console. Settings in
- * electron-store (same schema and migrations as the headless conf store), the operator service on the
- * saved cluster, one sandboxed window. Only src-main/electron/ imports `electron`.
+ * The Electron entry (built to out/main/main.js): the desktop host of the console. Its own userData
+ * folder (app-folders.ts), console settings in electron-store (same schema and migrations as the headless
+ * conf store), the desktop preferences in a file of their own, the operator service on the saved cluster,
+ * one sandboxed window, the tray. Only src-main/electron/ imports `electron`.
  */
 import * as electron from 'electron';
 import Store from 'electron-store';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONSOLE_SETTINGS_DEFAULTS, CONSOLE_SETTINGS_MIGRATIONS, CONSOLE_SETTINGS_SCHEMA, CONSOLE_SETTINGS_VERSION, type SettingsBackend } from '../operator/console-settings';
+import { createLogger } from '../logging';
+import {
+  CONSOLE_SETTINGS_DEFAULTS,
+  CONSOLE_SETTINGS_MIGRATIONS,
+  CONSOLE_SETTINGS_SCHEMA,
+  CONSOLE_SETTINGS_VERSION,
+  type SettingsBackend,
+} from '../operator/console-settings';
 import type { ConsoleSettings } from '../operator/operator-interface';
 import { createOperatorService } from '../operator/operator-service';
+import { useOwnUserDataFolder } from './app-folders';
 import { runDesktopApp } from './desktop-app';
+import {
+  DESKTOP_PREFERENCES_DEFAULTS,
+  DESKTOP_PREFERENCES_SCHEMA,
+  type DesktopPreferencesBackend,
+  type StoredDesktopPreferences,
+} from './desktop-preferences';
 
-// out/main/index.js → out/
+// out/main/main.js → out/
 const outDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
+const log = createLogger('desktop');
 
-void runDesktopApp(
-  electron,
-  (userData) => {
+// Before `ready`: Electron and electron-store read userData from here on.
+useOwnUserDataFolder(electron);
+
+void runDesktopApp(electron, {
+  outDirectory,
+  log,
+  createService(userData) {
     const settings = new Store<ConsoleSettings>({
       name: 'console',
       projectVersion: CONSOLE_SETTINGS_VERSION,
@@ -27,8 +47,16 @@ void runDesktopApp(
     }) as unknown as SettingsBackend;
     return createOperatorService({ host: 'desktop', settings, dataDir: userData });
   },
-  outDirectory,
-).catch((error: unknown) => {
-  electron.dialog.showErrorBox('Wager Keeper could not start', `${(error as Error).message}\n\nStart it from a terminal with \`npm start\` to see the log.`);
+  createPreferences: () =>
+    new Store<StoredDesktopPreferences>({
+      name: 'desktop',
+      schema: DESKTOP_PREFERENCES_SCHEMA as never,
+      defaults: DESKTOP_PREFERENCES_DEFAULTS,
+    }) as unknown as DesktopPreferencesBackend,
+}).catch((error: unknown) => {
+  electron.dialog.showErrorBox(
+    'Wager Keeper could not start',
+    `${(error as Error).message}\n\nStart it from a terminal with \`npm start\` to see the log.`,
+  );
   electron.app.exit(1);
 });

@@ -585,7 +585,31 @@ export interface OperatorBridge {
   onEvent(listener: (event: OperatorEvent) => void): () => void;
   /** Desktop only: the system's file picker for a deployment file (its path, or null when cancelled). Headless UIs take a typed path instead. */
   pickDeploymentFile?(): Promise<string | null>;
+  /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */
+  desktop?: DesktopPreferencesBridge;
 }
+
+/** The desktop app's own preferences, kept by the desktop host (a headless keeper has no window, tray or login item). */
+export interface DesktopPreferences {
+  /** Closing the window quits the app and stops the keeper (the old way); off: the window hides and the keeper keeps cranking in the tray. */
+  quitOnWindowClose: boolean;
+  /** Start at login, hidden in the tray. */
+  openAtLogin: boolean;
+}
+
+export interface DesktopPreferencesView extends DesktopPreferences {
+  /** How start at login works on this platform, in words (Settings shows it under the checkbox). */
+  openAtLoginNote: string;
+}
+
+export interface DesktopPreferencesBridge {
+  getPreferences(): Promise<DesktopPreferencesView>;
+  setPreferences(changes: Partial<DesktopPreferences>): Promise<DesktopPreferencesView>;
+}
+
+/** The desktop-only IPC channels of the desktop preferences (validated like the operator channels). */
+export const IPC_DESKTOP_GET_PREFERENCES = 'desktop:getPreferences';
+export const IPC_DESKTOP_SET_PREFERENCES = 'desktop:setPreferences';
 
 /** The desktop-only IPC channel of the file picker (not an operator method: the headless host has no dialog). */
 export const IPC_PICK_DEPLOYMENT_FILE = 'desktop:pickDeploymentFile';

@@ -66,6 +66,13 @@ export interface OperatorService {
   onEvent(listener: (event: OperatorEvent) => void): () => void;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Back from the machine's sleep (the desktop app's powerMonitor 'resume'): a sweep at once, for wagers
+   * opened while it slept, then a pass. Every pass treats a wager within URGENT_SLOTS of its expiry as urgent
+   * (scheduler.ts: its backoff ignored, the priority fee raised, send-path.ts), so this pass is what raises
+   * the fee of every wager near its expiry. Nothing to do while no keeper runs.
+   */
+  wake(): Promise<void>;
   describe(): ServiceDescription;
   /** The current keeper's events, re-emitted across cluster switches (metrics and tests listen here). */
   readonly keeperEvents: EventEmitter<KeeperEvents>;
@@ -156,6 +163,14 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
       await control.stop();
       await hostListeners.stop();
       listeners.clear();
+    },
+    async wake() {
+      const keeper = control.keeperSide?.core.keeper;
+      if (!keeper) return;
+      log.info('back from sleep: sweeping for new wagers and sending what is due now');
+      // A failed sweep (the network not back yet) must not hold up the pass; the regular sweep retries.
+      await keeper.sweep().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'the sweep after sleep failed; the next one retries'));
+      await keeper.tick();
     },
     describe: () => {
       const chain = control.chain;

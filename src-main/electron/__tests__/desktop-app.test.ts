@@ -1,165 +1,546 @@
 /**
  * The desktop host with a faithful stand-in for Electron (electron-stand-in.ts; the real binary cannot be
- * downloaded here): the window is isolated and sandboxed, loads only its own page, denies popups,
- * navigation and permissions, sets a strict CSP; every operator method has its IPC channel and reaches the
- * operator interface; another page is refused; live events reach the window; the preload exposes exactly
- * the typed bridge.
+ * downloaded here): the window opens at once while the core starts behind it, is isolated and sandboxed,
+ * loads only its own page and says so when the page is missing; every operator method has its IPC channel,
+ * answered from the console page whatever its hash and refused to any other frame or window; the Copy
+ * buttons' clipboard permission is granted to the page and nothing else; closing hides the window while the
+ * keeper keeps cranking, with a tray, start at login, a power-save blocker and a catch-up after sleep.
  */
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
-import { IPC_EVENT_CHANNEL, IPC_PICK_DEPLOYMENT_FILE, OPERATOR_METHODS, ipcChannel, type OperatorApi, type OperatorBridge, type OperatorEvent } from '../../operator/operator-interface';
-import { DESKTOP_CSP, runDesktopApp, type DesktopService } from '../desktop-app';
-import { createElectronStandIn } from './electron-stand-in';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { headlessSettingsDirectory } from '../../operator/console-settings';
+import {
+  IPC_DESKTOP_GET_PREFERENCES,
+  IPC_DESKTOP_SET_PREFERENCES,
+  IPC_EVENT_CHANNEL,
+  IPC_PICK_DEPLOYMENT_FILE,
+  OPERATOR_METHODS,
+  ipcChannel,
+  type HealthView,
+  type OperatorApi,
+  type OperatorBridge,
+  type OperatorEvent,
+  type StatusView,
+} from '../../operator/operator-interface';
+import { useOwnUserDataFolder } from '../app-folders';
+import { DESKTOP_CSP, FIRST_CLOSE_NOTICE, runDesktopApp, type DesktopService } from '../desktop-app';
+import { memoryPreferences, type StoredDesktopPreferences } from '../desktop-preferences';
+import { AUTOSTART_FILE_NAME } from '../login-item';
+import { createElectronStandIn, type ElectronStandInOptions } from './electron-stand-in';
 
-const OUT = '/app/out';
-const PAGE_URL = pathToFileURL('/app/out/renderer/index.html').toString();
+const root = mkdtempSync(join(tmpdir(), 'wk-desktop-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** An operator interface that records each call (the service is not what this test is about). */
+/** A built app in a temp folder: out/renderer/index.html (unless `page: false`), out/preload, resources/icons. */
+let apps = 0;
+function builtApp(page = true) {
+  const app = join(root, `app-${apps++}`);
+  const out = join(app, 'out');
+  mkdirSync(join(out, 'preload'), { recursive: true });
+  mkdirSync(join(out, 'renderer'), { recursive: true });
+  mkdirSync(join(app, 'resources', 'icons'), { recursive: true });
+  writeFileSync(join(out, 'preload', 'index.cjs'), '');
+  if (page) writeFileSync(join(out, 'renderer', 'index.html'), '<!doctype html><title>Wager Keeper</title>');
+  copyFileSync(
+    new URL('../../../resources/icons/icon.png', import.meta.url),
+    join(app, 'resources', 'icons', 'icon.png'),
+  );
+  return { out, pageUrl: pathToFileURL(join(out, 'renderer', 'index.html')).href };
+}
+
+const health = (overrides: Partial<HealthView> = {}): HealthView => ({
+  lamports: '1500000000',
+  lastTick: 1,
+  queue: 0,
+  rpcError: null,
+  slot: 1,
+  rpcLatencyMs: 1,
+  checkedAt: 1,
+  runway: { lamportsPerCrank: 5000, cranks: 300_000, low: false },
+  oracleWait: { waiting: 0, oldestWaitSlots: null },
+  overdue: [],
+  ...overrides,
+});
+const status = (overrides: Partial<StatusView> = {}) =>
+  ({ phase: 'running', paused: false, error: null, ...overrides }) as StatusView;
+
+/** An operator interface that records each call, and a core whose start the test finishes when it wants. */
 function recordingService() {
   const calls: { method: string; args: unknown }[] = [];
   const listeners = new Set<(event: OperatorEvent) => void>();
+  let finishStart!: () => void;
+  const startGate = new Promise<void>((resolve) => (finishStart = resolve));
   const api = Object.fromEntries(
     OPERATOR_METHODS.map((method) => [
       method,
       async (args: unknown) => {
         calls.push({ method, args });
         if ((args as { fail?: boolean })?.fail) throw new Error(`${method} refused: what to do next`);
+        if (method === 'overview')
+          return { answeredBy: method, earnings: { today: { netLamports: 123_456 } } };
         return { answeredBy: method };
       },
     ]),
   ) as unknown as OperatorApi;
-  const service: DesktopService & { started: number; stopped: number } = {
+  const service: DesktopService & { started: number; stopped: number; woken: number } = {
     api,
     started: 0,
     stopped: 0,
+    woken: 0,
     onEvent: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
-    start: async () => void (service.started += 1),
+    start: async () => {
+      service.started += 1;
+      await startGate;
+    },
     stop: async () => void (service.stopped += 1),
+    wake: async () => void (service.woken += 1),
   };
-  return { service, calls, emit: (event: OperatorEvent) => listeners.forEach((l) => l(event)) };
+  return { service, calls, finishStart, emit: (event: OperatorEvent) => listeners.forEach((l) => l(event)) };
 }
 
-async function startApp() {
-  const standIn = createElectronStandIn({ pageUrl: () => PAGE_URL });
+interface StartOptions extends ElectronStandInOptions {
+  page?: boolean;
+  argv?: string[];
+  preferences?: Partial<StoredDesktopPreferences>;
+}
+
+async function startApp(options: StartOptions = {}) {
+  const { out, pageUrl } = builtApp(options.page ?? true);
+  const appData = mkdtempSync(join(root, 'appData-'));
+  const standIn = createElectronStandIn({ appData, ...options });
   const recorded = recordingService();
-  await runDesktopApp(standIn.electron as never, () => recorded.service, OUT);
-  return { standIn, ...recorded };
+  const preferences = memoryPreferences(options.preferences);
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+  const app = await runDesktopApp(standIn.electron as never, {
+    createService: () => recorded.service,
+    createPreferences: () => preferences,
+    outDirectory: out,
+    platform: options.platform ?? 'linux',
+    argv: options.argv ?? [],
+    launch: { command: '/opt/Wager Keeper/wager-keeper', args: [] },
+    log,
+  });
+  const tray = () => standIn.trays[0]!;
+  const menuLabels = () =>
+    tray()
+      .contextMenu!.items.filter((i) => i.type !== 'separator')
+      .map((i) => i.label);
+  return {
+    standIn,
+    app,
+    pageUrl,
+    appData,
+    preferences,
+    log,
+    tray,
+    menuLabels,
+    window: () => standIn.windows.at(-1)!,
+    ...recorded,
+  };
 }
 
 describe('the desktop window', () => {
-  it('is isolated and sandboxed with the CommonJS preload, and loads only the built page', async () => {
-    const { standIn, service } = await startApp();
-    expect(service.started).toBe(1);
+  it('opens at once on the built page while the core is still starting; what the core says meanwhile reaches it', async () => {
+    const { standIn, service, emit, finishStart, app } = await startApp();
     const [window] = standIn.windows;
+    // runDesktopApp answered with the window open and the core's start still running behind it.
+    expect(service.started).toBe(1);
     expect(window!.options).toMatchObject({
       title: 'Wager Keeper',
-      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: '/app/out/preload/index.cjs' },
+      backgroundColor: '#0d1117',
+      webPreferences: {
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webSecurity: true,
+        preload: expect.stringMatching(/out\/preload\/index\.cjs$/),
+      },
     });
-    expect(window!.loaded).toEqual(['/app/out/renderer/index.html']);
+    expect(window!.loaded).toEqual([expect.stringMatching(/out\/renderer\/index\.html$/)]);
+    expect(window!.isVisible()).toBe(true);
+    // The page asks before the core has started: answered (the core's own status says "starting").
+    expect(await standIn.invoke(ipcChannel('status'))).toEqual({ ok: true, value: { answeredBy: 'status' } });
+    emit({ type: 'status', status: status({ phase: 'starting' }) });
+    expect(window!.webContents.sent.map((s) => s.channel)).toEqual([IPC_EVENT_CHANNEL]);
+    finishStart();
+    await app!.coreStarted;
   });
 
-  it('denies popups (https links go to the system browser), navigation away, and every permission; sets a strict CSP', async () => {
-    const { standIn } = await startApp();
+  it('says the console UI is not built when the page is missing, once, and quits (stopping the core)', async () => {
+    const { standIn, service } = await startApp({ page: false });
+    expect(standIn.errorBoxes).toEqual([
+      {
+        title: 'The console UI is not built',
+        content: expect.stringMatching(/ERR_FILE_NOT_FOUND[\s\S]*npm run build[\s\S]*reinstall/),
+      },
+    ]);
+    await vi.waitFor(() => expect(standIn.electron.app.quitCount).toBe(1));
+    expect(service.stopped).toBe(1);
+  });
+
+  it('denies popups (https links go to the system browser) and navigation away; sets a strict CSP', async () => {
+    const { standIn, pageUrl } = await startApp();
     const contents = standIn.windows[0]!.webContents;
-    expect(contents.windowOpenHandler!({ url: 'https://explorer.solana.com/tx/abc' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'https://explorer.solana.com/tx/abc' })).toEqual({
+      action: 'deny',
+    });
     expect(contents.windowOpenHandler!({ url: 'http://evil.example' })).toEqual({ action: 'deny' });
     expect(standIn.opened).toEqual(['https://explorer.solana.com/tx/abc']);
-
-    const navigate = (url: string) => {
-      const event = { preventDefault: vi.fn() };
-      contents.emit('will-navigate', event, url);
-      return event.preventDefault.mock.calls.length > 0;
-    };
-    expect(navigate('https://evil.example/')).toBe(true);
-    expect(navigate('file:///etc/passwd')).toBe(true);
-    expect(navigate(`${PAGE_URL}#/queue`)).toBe(false);
-
-    const granted = await new Promise<boolean>((resolve) => standIn.permissionHandlers[0]!(contents, 'notifications', resolve));
-    expect(granted).toBe(false);
-    const headers = await new Promise<Record<string, string[]>>((resolve) => standIn.headerListeners[0]!({ responseHeaders: {} }, (r) => resolve(r.responseHeaders)));
+    expect(contents.navigate('https://evil.example/')).toBe(false);
+    expect(contents.navigate('file:///etc/passwd')).toBe(false);
+    expect(contents.navigate(`${pageUrl}#/queue`)).toBe(true);
+    const headers = await new Promise<Record<string, string[]>>((resolve) =>
+      standIn.headerListeners[0]!({ responseHeaders: {} }, (r) => resolve(r.responseHeaders)),
+    );
     expect(headers['Content-Security-Policy']).toEqual([DESKTOP_CSP]);
-    expect(DESKTOP_CSP).toContain("default-src 'self'");
     expect(DESKTOP_CSP).not.toMatch(/unsafe-eval|https?:/);
   });
 
-  it('has one IPC channel per operator method, each reaching the operator interface with its argument', async () => {
-    const { standIn, calls } = await startApp();
-    // Plus the desktop's own file picker, which is not an operator method (the headless host has no dialog).
-    expect([...standIn.handlers.keys()].sort()).toEqual([...OPERATOR_METHODS.map(ipcChannel), IPC_PICK_DEPLOYMENT_FILE].sort());
-    for (const method of OPERATOR_METHODS) {
-      const reply = await standIn.invoke(ipcChannel(method), PAGE_URL, { probe: method });
-      expect(reply).toEqual({ ok: true, value: { answeredBy: method } });
-    }
-    expect(calls.map((c) => c.method)).toEqual([...OPERATOR_METHODS]);
-    expect(calls.every((c) => (c.args as { probe: string }).probe === c.method)).toBe(true);
-  });
-
-  it("answers an error as text in the envelope, and refuses a caller that is not the console page", async () => {
-    const { standIn, calls } = await startApp();
-    expect(await standIn.invoke(ipcChannel('saveSettings'), PAGE_URL, { fail: true })).toEqual({ ok: false, error: 'saveSettings refused: what to do next' });
-    const before = calls.length;
-    const refused = await standIn.invoke(ipcChannel('status'), 'https://evil.example/', {});
-    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/console window only/) });
-    expect(calls.length).toBe(before);
-  });
-
-  it('pushes live events to the window, and stops the core before quitting', async () => {
-    const { standIn, emit, service } = await startApp();
-    emit({ type: 'earnings' });
-    expect(standIn.windows[0]!.webContents.sent).toEqual([{ channel: IPC_EVENT_CHANNEL, payload: { type: 'earnings' } }]);
-    standIn.electron.app.quit();
-    await vi.waitFor(() => expect(service.stopped).toBe(1));
-    expect(standIn.electron.app.quitCount).toBe(1);
+  it('lets the Copy buttons write the clipboard from the console page (any route), and grants nothing else to anyone', async () => {
+    const { standIn, pageUrl } = await startApp();
+    const contents = standIn.windows[0]!.webContents;
+    const both = async (name: string, caller?: Parameters<typeof standIn.checkPermission>[1]) => [
+      standIn.checkPermission(name, caller),
+      await standIn.requestPermission(name, caller),
+    ];
+    // navigator.clipboard.writeText requests clipboard-sanitized-write; other APIs check first: both answer yes.
+    expect(await both('clipboard-sanitized-write')).toEqual([true, true]);
+    contents.navigateInPage(`${pageUrl}#/queue`);
+    expect(await both('clipboard-sanitized-write')).toEqual([true, true]);
+    for (const other of ['notifications', 'clipboard-read', 'media', 'geolocation', 'openExternal'])
+      expect(await both(other)).toEqual([false, false]);
+    // Another frame in the page (an https iframe: its check comes with a null webContents) gets nothing.
+    expect(
+      await both('clipboard-sanitized-write', {
+        webContents: contents,
+        frame: contents.createChildFrame('https://evil.example/'),
+      }),
+    ).toEqual([false, false]);
+    expect(
+      await both('clipboard-sanitized-write', {
+        webContents: contents,
+        frame: contents.createChildFrame(pageUrl),
+      }),
+    ).toEqual([false, false]);
+    // Nor does the console window once navigated off the page.
+    contents.mainFrame.url = 'https://evil.example/';
+    expect(await standIn.askPermission('clipboard-sanitized-write')).toBe(false);
   });
 });
 
-describe('oracle stall notifications', () => {
-  it('notifies once per change of stall level (warning, critical, recovered), not on every health event', async () => {
-    const { standIn, emit } = await startApp();
-    const health = (waiting: number, oldestWaitSlots: number | null) =>
-      emit({
-        type: 'health',
-        health: { lamports: '1', lastTick: 0, queue: 0, rpcError: null, slot: 1, rpcLatencyMs: 1, checkedAt: 0, runway: { lamportsPerCrank: 5000, cranks: 0, low: true }, oracleWait: { waiting, oldestWaitSlots }, overdue: [] },
+describe('the IPC channels', () => {
+  it('has one channel per operator method (plus the file picker and the desktop preferences), each reaching the operator interface', async () => {
+    const { standIn, calls } = await startApp();
+    expect([...standIn.handlers.keys()].sort()).toEqual(
+      [
+        ...OPERATOR_METHODS.map(ipcChannel),
+        IPC_PICK_DEPLOYMENT_FILE,
+        IPC_DESKTOP_GET_PREFERENCES,
+        IPC_DESKTOP_SET_PREFERENCES,
+      ].sort(),
+    );
+    for (const method of OPERATOR_METHODS)
+      expect(await standIn.invoke(ipcChannel(method), { probe: method })).toMatchObject({
+        ok: true,
+        value: { answeredBy: method },
       });
-    health(1, 5);
-    health(1, 21);
-    health(1, 30);
-    health(2, 61);
-    health(2, 62);
-    health(0, null);
-    expect(standIn.notifications.map((n) => n.title)).toEqual(['Oracle slow', 'Oracle stalled (critical)', 'Oracle recovered']);
+    expect(calls.filter((c) => (c.args as { probe?: string }).probe).map((c) => c.method)).toEqual([
+      ...OPERATOR_METHODS,
+    ]);
+  });
+
+  it('answers the console page after in-page navigation (#/queue), and refuses other frames, other windows and a page navigated elsewhere', async () => {
+    const { standIn, pageUrl, calls } = await startApp();
+    const console = standIn.windows[0]!.webContents;
+    console.navigateInPage(`${pageUrl}#/queue`);
+    expect(await standIn.invoke(ipcChannel('status'))).toEqual({ ok: true, value: { answeredBy: 'status' } });
+    expect(await standIn.invoke(ipcChannel('saveSettings'), { fail: true })).toEqual({
+      ok: false,
+      error: 'saveSettings refused: what to do next',
+    });
+    const before = calls.length;
+    const refused = {
+      ok: false,
+      error: expect.stringMatching(/refused: the operator interface answers the console window only/),
+    };
+    expect(
+      await standIn.invokeFrom(
+        { webContents: console, frame: console.createChildFrame(pageUrl) },
+        ipcChannel('status'),
+      ),
+    ).toEqual(refused);
+    const other = new standIn.electron.BrowserWindow({});
+    await other.loadFile(new URL(pageUrl).pathname);
+    expect(await standIn.invokeFrom({ webContents: other.webContents }, ipcChannel('status'))).toEqual(
+      refused,
+    );
+    expect(await standIn.invokeFrom({ webContents: other.webContents }, IPC_PICK_DEPLOYMENT_FILE)).toEqual(
+      refused,
+    );
+    console.mainFrame.url = 'https://evil.example/#/queue';
+    expect(await standIn.invokeFrom({ webContents: console }, ipcChannel('status'))).toEqual(refused);
+    expect(await standIn.invokeFrom({ webContents: console }, IPC_DESKTOP_GET_PREFERENCES)).toEqual(refused);
+    expect(calls.length).toBe(before);
+  });
+
+  it('registers its handlers once: a window closed and opened again by activate is answered, the old one is not', async () => {
+    const { standIn, service } = await startApp();
+    const first = standIn.windows[0]!;
+    first.destroy();
+    // The keeper keeps running with no window (the tray is its handle).
+    expect(standIn.electron.app.quitCount).toBe(0);
+    expect(service.stopped).toBe(0);
+    standIn.electron.app.emit('activate');
+    await vi.waitFor(() => expect(standIn.windows).toHaveLength(2));
+    const second = standIn.windows[1]!;
+    await vi.waitFor(() => expect(second.loaded).toHaveLength(1));
+    expect(await standIn.invoke(ipcChannel('status'))).toEqual({ ok: true, value: { answeredBy: 'status' } });
+    expect(await standIn.invokeFrom({ webContents: first.webContents }, ipcChannel('status'))).toMatchObject({
+      ok: false,
+    });
+  });
+});
+
+describe('running in the background', () => {
+  it('closing the window hides it and the keeper keeps cranking; the first close says so once; Open console brings it back', async () => {
+    const { standIn, service, preferences, tray, window } = await startApp();
+    expect(window().close()).toBe(false);
+    expect(window().isVisible()).toBe(false);
+    expect(window().isDestroyed()).toBe(false);
+    expect(service.stopped).toBe(0);
+    expect(standIn.electron.app.quitCount).toBe(0);
+    window().close();
+    expect(standIn.notifications).toEqual([{ ...FIRST_CLOSE_NOTICE, shown: true }]);
+    expect(preferences.store.firstCloseNoticeShown).toBe(true);
+    standIn.clickMenuItem(tray().contextMenu, 'Open console');
+    expect(window().isVisible()).toBe(true);
+    expect(standIn.windows).toHaveLength(1);
+  });
+
+  it('with "Quit when the window closes", closing quits and stops the core, as before', async () => {
+    const { standIn, service, window } = await startApp({ preferences: { quitOnWindowClose: true } });
+    window().close();
+    expect(window().isDestroyed()).toBe(true);
+    await vi.waitFor(() => expect(standIn.electron.app.quitCount).toBe(1));
+    expect(service.stopped).toBe(1);
+    expect(standIn.notifications).toEqual([]);
+  });
+
+  it('Quit (tray) is the way to stop: the core stops first, then the app, the tray goes', async () => {
+    const { standIn, service, tray } = await startApp();
+    standIn.clickMenuItem(tray().contextMenu, 'Quit Wager Keeper');
+    await vi.waitFor(() => expect(standIn.electron.app.quitCount).toBe(1));
+    expect(service.stopped).toBe(1);
+    expect(tray().destroyed).toBe(true);
+  });
+
+  it('the tray says the state in words, the balance and today’s earnings, and pauses and resumes', async () => {
+    const { standIn, emit, calls, tray, menuLabels, finishStart } = await startApp();
+    expect(menuLabels()[0]).toBe('Starting: the keeper is starting');
+    expect(tray().tooltip).toBe('Wager Keeper: starting (the keeper is starting)');
+    finishStart();
+    emit({ type: 'status', status: status() });
+    emit({ type: 'health', health: health({ queue: 3 }) });
+    await vi.waitFor(() => expect(menuLabels()).toContain('Earnings today: 0.000123 SOL'));
+    expect(menuLabels()).toEqual([
+      'Cranking: 3 wagers in progress',
+      'Balance: 1.5 SOL',
+      'Earnings today: 0.000123 SOL',
+      'Open console',
+      'Pause cranking',
+      'Start at login',
+      'Quit Wager Keeper',
+    ]);
+    // The same health again changes nothing: the menu is not rebuilt every second.
+    const sets = tray().menuSets;
+    emit({ type: 'health', health: health({ queue: 3 }) });
+    expect(tray().menuSets).toBe(sets);
+    standIn.clickMenuItem(tray().contextMenu, 'Pause cranking');
+    expect(calls.at(-1)).toEqual({ method: 'setPaused', args: { paused: true } });
+    emit({ type: 'status', status: status({ paused: true }) });
+    expect(menuLabels()[0]).toBe('Paused: no new cranks are sent');
+    standIn.clickMenuItem(tray().contextMenu, 'Resume cranking');
+    expect(calls.at(-1)).toEqual({ method: 'setPaused', args: { paused: false } });
+    emit({ type: 'status', status: status() });
+    emit({ type: 'health', health: health({ rpcError: 'http://127.0.0.1:8899: fetch failed' }) });
+    expect(menuLabels()[0]).toBe(
+      'Needs attention: the RPC does not answer: http://127.0.0.1:8899: fetch failed',
+    );
+    emit({ type: 'health', health: health({ oracleWait: { waiting: 1, oldestWaitSlots: 70 } }) });
+    expect(menuLabels()[0]).toBe('Needs attention: the oracle has not answered for 70 slots');
+  });
+
+  it('holds a power-save blocker while wagers are in progress, releases it when idle or paused, and catches up on resume', async () => {
+    const { standIn, emit, service } = await startApp();
+    emit({ type: 'status', status: status() });
+    emit({ type: 'health', health: health({ queue: 2 }) });
+    expect([...standIn.blockers.values()]).toEqual(['prevent-app-suspension']);
+    emit({ type: 'health', health: health({ queue: 5 }) });
+    expect(standIn.blockers.size).toBe(1);
+    emit({ type: 'health', health: health({ queue: 0 }) });
+    expect(standIn.blockers.size).toBe(0);
+    emit({ type: 'health', health: health({ queue: 1 }) });
+    emit({ type: 'status', status: status({ paused: true }) });
+    expect(standIn.blockers.size).toBe(0);
+    standIn.electron.powerMonitor.emit('resume');
+    expect(service.woken).toBe(1);
+  });
+});
+
+describe('start at login', () => {
+  it('Linux: an XDG autostart entry with --hidden, from the tray or Settings, each following the other', async () => {
+    const { standIn, appData, tray, menuLabels } = await startApp({ platform: 'linux' });
+    const file = join(appData, 'autostart', AUTOSTART_FILE_NAME);
+    const checkbox = () => tray().contextMenu!.items.find((i) => i.label === 'Start at login')!;
+    expect(menuLabels()).toContain('Start at login');
+    standIn.clickMenuItem(tray().contextMenu, 'Start at login');
+    expect(readFileSync(file, 'utf8')).toContain('Exec="/opt/Wager Keeper/wager-keeper" --hidden\n');
+    expect(checkbox().checked).toBe(true);
+    expect(await standIn.invoke(IPC_DESKTOP_GET_PREFERENCES)).toMatchObject({
+      ok: true,
+      value: { openAtLogin: true, quitOnWindowClose: false, openAtLoginNote: expect.stringContaining(file) },
+    });
+    expect(await standIn.invoke(IPC_DESKTOP_SET_PREFERENCES, { openAtLogin: false })).toMatchObject({
+      ok: true,
+      value: { openAtLogin: false },
+    });
+    expect(existsSync(file)).toBe(false);
+    expect(checkbox().checked).toBe(false);
+    expect(await standIn.invoke(IPC_DESKTOP_SET_PREFERENCES, { launchMissiles: true })).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /unknown desktop preference 'launchMissiles'.*quitOnWindowClose and openAtLogin/,
+      ),
+    });
+    expect(await standIn.invoke(IPC_DESKTOP_SET_PREFERENCES, { quitOnWindowClose: 'yes' })).toEqual({
+      ok: false,
+      error: 'quitOnWindowClose must be true or false',
+    });
+  });
+
+  it('macOS and Windows: the system login item with --hidden; started at login, the app stays in the tray', async () => {
+    const mac = await startApp({ platform: 'darwin' });
+    mac.standIn.clickMenuItem(mac.tray().contextMenu, 'Start at login');
+    expect(mac.standIn.loginItem).toEqual({ openAtLogin: true, args: ['--hidden'] });
+    const macAtLogin = await startApp({ platform: 'darwin', openedAtLogin: true });
+    expect(macAtLogin.standIn.windows).toHaveLength(0);
+    expect(macAtLogin.standIn.trays).toHaveLength(1);
+    const windows = await startApp({
+      platform: 'win32',
+      argv: ['C:\\Wager Keeper\\Wager Keeper.exe', '--hidden'],
+    });
+    expect(windows.standIn.windows).toHaveLength(0);
+    windows.standIn.clickMenuItem(windows.tray().contextMenu, 'Open console');
+    await vi.waitFor(() => expect(windows.standIn.windows).toHaveLength(1));
+  });
+});
+
+describe('notifications', () => {
+  const stall = (waiting: number, oldestWaitSlots: number | null) => ({
+    type: 'health' as const,
+    health: health({ oracleWait: { waiting, oldestWaitSlots } }),
+  });
+
+  it('notifies once per change of oracle stall level (warning, critical, recovered), not on every health event', async () => {
+    const { standIn, emit } = await startApp();
+    for (const [waiting, slots] of [
+      [1, 5],
+      [1, 21],
+      [1, 30],
+      [2, 61],
+      [2, 62],
+      [0, null],
+    ] as const)
+      emit(stall(waiting, slots));
+    expect(standIn.notifications.map((n) => n.title)).toEqual([
+      'Oracle slow',
+      'Oracle stalled (critical)',
+      'Oracle recovered',
+    ]);
     expect(standIn.notifications[1]!.body).toMatch(/waited 61 slots.*guardian should pause/);
+  });
+
+  it('an unsigned macOS build cannot show them: the failure is logged once, and the tray still shows the state', async () => {
+    const { standIn, emit, log, menuLabels } = await startApp({ platform: 'darwin' });
+    standIn.state.notificationFailure = 'Notifications require a code-signed application';
+    emit({ type: 'status', status: status() });
+    emit(stall(1, 30));
+    emit(stall(1, 61));
+    expect(standIn.notifications.map((n) => n.shown)).toEqual([false, false]);
+    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(log.warn.mock.calls[0]![0]).toEqual({
+      error: 'Notifications require a code-signed application',
+      title: 'Oracle slow',
+    });
+    expect(menuLabels()[0]).toBe('Needs attention: the oracle has not answered for 61 slots');
+  });
+});
+
+describe('the userData folder', () => {
+  it('is "<appData>/Wager Keeper", never headless serve’s settings folder, whatever name Electron gave the app', () => {
+    const appData = join(root, 'config');
+    const serveFolder = headlessSettingsDirectory({ XDG_CONFIG_HOME: appData });
+    // Without a productName Electron names the app after package.json's `name`: serve's own folder.
+    const unnamed = createElectronStandIn({ appData, name: 'wager-keeper' });
+    expect(unnamed.electron.app.getPath('userData')).toBe(serveFolder);
+    expect(useOwnUserDataFolder(unnamed.electron as never)).toBe(join(appData, 'Wager Keeper'));
+    expect(unnamed.electron.app.getPath('userData')).toBe(join(appData, 'Wager Keeper'));
+    expect(unnamed.electron.app.getPath('userData')).not.toBe(serveFolder);
   });
 });
 
 describe('the sandboxed preload', () => {
-  it('exposes exactly window.wagerKeeper with call, onEvent and the deployment file picker, over the operator channels', async () => {
-    const standIn = createElectronStandIn({ pageUrl: () => PAGE_URL });
-    const recorded = recordingService();
-    await runDesktopApp(standIn.electron as never, () => recorded.service, OUT);
+  it('exposes exactly window.wagerKeeper: call, onEvent, the file picker and the desktop preferences, over their channels', async () => {
+    const { standIn, emit } = await startApp();
     vi.doMock('electron', () => standIn.electron);
     await import('../../../src-preload/index');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'onEvent', 'pickDeploymentFile']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'onEvent', 'pickDeploymentFile']);
 
     expect(await bridge.call('status', undefined)).toEqual({ answeredBy: 'status' });
-    await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow('setPaused refused: what to do next');
-    await expect(bridge.call('readTheSecretKey' as never, undefined as never)).rejects.toThrow(/unknown operator method/);
+    await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow(
+      'setPaused refused: what to do next',
+    );
+    await expect(bridge.call('readTheSecretKey' as never, undefined as never)).rejects.toThrow(
+      /unknown operator method/,
+    );
 
     const seen: OperatorEvent[] = [];
     const unsubscribe = bridge.onEvent((event) => seen.push(event));
-    recorded.emit({ type: 'earnings' });
+    emit({ type: 'earnings' });
     unsubscribe();
-    recorded.emit({ type: 'earnings' });
+    emit({ type: 'earnings' });
     expect(seen).toEqual([{ type: 'earnings' }]);
 
     // "Load a deployment file…": the system's picker answers a path (null when cancelled); the page then calls loadDeployment.
     expect(await bridge.pickDeploymentFile!()).toBeNull();
     standIn.picked.files = ['/home/op/devnet-deployment.json'];
     expect(await bridge.pickDeploymentFile!()).toBe('/home/op/devnet-deployment.json');
-    expect(standIn.dialogs[0]).toMatchObject({ properties: ['openFile'], filters: [{ extensions: ['json'] }, { extensions: ['*'] }] });
-    expect(await standIn.invoke(IPC_PICK_DEPLOYMENT_FILE, 'https://evil.example/')).toMatchObject({ ok: false, error: expect.stringMatching(/refused/) });
+    expect(standIn.dialogs[0]).toMatchObject({
+      properties: ['openFile'],
+      filters: [{ extensions: ['json'] }, { extensions: ['*'] }],
+    });
+
+    expect(await bridge.desktop!.setPreferences({ quitOnWindowClose: true })).toMatchObject({
+      quitOnWindowClose: true,
+      openAtLogin: false,
+    });
+    expect(await bridge.desktop!.getPreferences()).toMatchObject({ quitOnWindowClose: true });
+    await expect(bridge.desktop!.setPreferences({ openAtLogin: 'please' } as never)).rejects.toThrow(
+      'openAtLogin must be true or false',
+    );
     vi.doUnmock('electron');
   });
 });
@@ -167,12 +548,14 @@ describe('the sandboxed preload', () => {
 describe('where electron may be imported', () => {
   it('only in src-main/electron/ and the preload: the core runs headless without it', async () => {
     const { readdir, readFile } = await import('node:fs/promises');
-    const { join } = await import('node:path');
-    const root = new URL('../../', import.meta.url).pathname;
+    const srcMain = new URL('../../', import.meta.url).pathname;
     const offenders: string[] = [];
-    for (const entry of await readdir(root, { recursive: true })) {
+    for (const entry of await readdir(srcMain, { recursive: true })) {
       if (!entry.endsWith('.ts') || entry.startsWith('electron/') || entry.includes('__tests__')) continue;
-      if (/from ['"]electron['"]|require\(['"]electron['"]\)/.test(await readFile(join(root, entry), 'utf8'))) offenders.push(entry);
+      if (
+        /from ['"]electron['"]|require\(['"]electron['"]\)/.test(await readFile(join(srcMain, entry), 'utf8'))
+      )
+        offenders.push(entry);
     }
     expect(offenders).toEqual([]);
   });

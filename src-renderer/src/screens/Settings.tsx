@@ -10,6 +10,7 @@ import type {
 } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { DeploymentDetails } from '../components/DeploymentDetails';
+import { DesktopSettings } from '../components/DesktopSettings';
 import { PathField, TextField, usePathField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
 import { clusterLabel } from '../model/format';
@@ -528,6 +529,7 @@ export function Settings() {
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
           <FleetSettings view={settings.data} />
+          <DesktopSettings />
         </>
       )}
     </div>

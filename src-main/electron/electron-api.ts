@@ -1,0 +1,40 @@
+/**
+ * What the desktop host's modules take instead of importing `electron` themselves: the part of Electron's
+ * module they use (a test hands in the stand-in, __tests__/electron-stand-in.ts), the core as the host
+ * sees it, and a logger.
+ */
+import type * as ElectronModule from 'electron';
+import type { OperatorApi, OperatorEvent } from '../operator/operator-interface';
+
+export type Electron = Pick<
+  typeof ElectronModule,
+  | 'app'
+  | 'BrowserWindow'
+  | 'ipcMain'
+  | 'session'
+  | 'shell'
+  | 'Notification'
+  | 'dialog'
+  | 'Tray'
+  | 'Menu'
+  | 'nativeImage'
+  | 'powerSaveBlocker'
+  | 'powerMonitor'
+>;
+
+/** What the desktop host needs of the core (createOperatorService gives it). */
+export interface DesktopService {
+  api: OperatorApi;
+  onEvent(listener: (event: OperatorEvent) => void): () => void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Back from sleep: sweep and send what is due now (OperatorService.wake). */
+  wake(): Promise<void>;
+}
+
+/** pino's Logger satisfies it; tests record. */
+export interface DesktopLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}

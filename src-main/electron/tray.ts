@@ -1,0 +1,179 @@
+/**
+ * The tray icon, the app's handle while the window is closed: its tooltip and menu say the keeper's state
+ * in words (cranking, paused, needs attention, starting), its balance and today's net earnings, and offer
+ * Open console, Pause/Resume, Start at login and Quit (the only way to stop the keeper). State comes from
+ * the core's live events; earnings from the operator API's overview, at most once per EARNINGS_REFRESH_MS.
+ * The menu is built again and set again only when something in it changed (Linux shows a changed menu
+ * only after setContextMenu).
+ */
+import type * as ElectronModule from 'electron';
+import { oracleStallLevel, type HealthView, type StatusView } from '../operator/operator-interface';
+import type { DesktopLog, DesktopService, Electron } from './electron-api';
+
+export const EARNINGS_REFRESH_MS = 30_000;
+
+export type KeeperState = 'starting' | 'cranking' | 'paused' | 'needs attention';
+
+/** The keeper's state in words, with the reason when it needs attention. */
+export function keeperState(
+  status: StatusView | null,
+  health: HealthView | null,
+): { state: KeeperState; detail: string } {
+  if (!status || status.phase === 'starting') return { state: 'starting', detail: 'the keeper is starting' };
+  if (status.phase === 'failed' || status.phase === 'noDeployment')
+    return {
+      state: 'needs attention',
+      detail: status.error ?? 'the keeper is not running: open the console',
+    };
+  if (health?.rpcError)
+    return { state: 'needs attention', detail: `the RPC does not answer: ${health.rpcError}` };
+  if (health && oracleStallLevel(health.oracleWait) !== 'none')
+    return {
+      state: 'needs attention',
+      detail: `the oracle has not answered for ${health.oracleWait.oldestWaitSlots} slots`,
+    };
+  if (health && health.overdue.length > 0)
+    return {
+      state: 'needs attention',
+      detail: `${health.overdue.length} ${health.overdue.length === 1 ? 'wager is' : 'wagers are'} overdue for randomness`,
+    };
+  if (health?.runway.low)
+    return { state: 'needs attention', detail: 'the balance is low: send SOL to the keeper key' };
+  if (status.paused) return { state: 'paused', detail: 'no new cranks are sent' };
+  const queue = health?.queue ?? 0;
+  return { state: 'cranking', detail: `${queue} ${queue === 1 ? 'wager' : 'wagers'} in progress` };
+}
+
+const sol = (lamports: bigint | number, digits: number) =>
+  `${(Number(lamports) / 1e9).toLocaleString('en-US', { maximumFractionDigits: digits })} SOL`;
+
+const startOfLocalDay = (now = new Date()) =>
+  new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+
+export interface TrayActions {
+  openConsole(): void;
+  quit(): void;
+  isOpenAtLogin(): boolean;
+  setOpenAtLogin(enabled: boolean): void;
+}
+
+export interface KeeperTray {
+  /** Builds the menu again (e.g. Start at login changed in Settings). */
+  refresh(): void;
+  destroy(): void;
+}
+
+export function createKeeperTray(
+  electron: Pick<Electron, 'Tray' | 'Menu' | 'nativeImage'>,
+  options: {
+    iconPath: string;
+    platform: NodeJS.Platform;
+    service: Pick<DesktopService, 'api' | 'onEvent'>;
+    actions: TrayActions;
+    log: DesktopLog;
+  },
+): KeeperTray {
+  const { service, actions, log } = options;
+  const image = electron.nativeImage.createFromPath(options.iconPath);
+  // macOS menu bar icons are 16 pt; Linux and Windows scale the icon themselves.
+  const tray = new electron.Tray(
+    options.platform === 'darwin' && !image.isEmpty() ? image.resize({ width: 16, height: 16 }) : image,
+  );
+  if (options.platform !== 'darwin') tray.on('click', () => actions.openConsole());
+
+  let status: StatusView | null = null;
+  let health: HealthView | null = null;
+  let earningsToday: number | null = null;
+  let lastMenu = '';
+  let earningsTimer: NodeJS.Timeout | undefined;
+  let lastEarningsAt = 0;
+  let destroyed = false;
+
+  const template = (): ElectronModule.MenuItemConstructorOptions[] => {
+    const { state, detail } = keeperState(status, health);
+    const running = status?.phase === 'running';
+    return [
+      { label: `${state[0]!.toUpperCase()}${state.slice(1)}: ${detail}`, enabled: false },
+      { label: `Balance: ${running && health ? sol(BigInt(health.lamports), 4) : '—'}`, enabled: false },
+      { label: `Earnings today: ${earningsToday === null ? '—' : sol(earningsToday, 6)}`, enabled: false },
+      { type: 'separator' },
+      { label: 'Open console', click: () => actions.openConsole() },
+      {
+        label: status?.paused ? 'Resume cranking' : 'Pause cranking',
+        enabled: status !== null,
+        click: () => {
+          const paused = !status?.paused;
+          service.api
+            .setPaused({ paused })
+            .catch((error: unknown) =>
+              log.warn({ error: (error as Error).message }, 'the tray could not pause or resume the keeper'),
+            );
+        },
+      },
+      {
+        label: 'Start at login',
+        type: 'checkbox',
+        checked: actions.isOpenAtLogin(),
+        click: (item) => actions.setOpenAtLogin(item.checked),
+      },
+      { type: 'separator' },
+      { label: 'Quit Wager Keeper', click: () => actions.quit() },
+    ];
+  };
+
+  const render = () => {
+    if (destroyed) return;
+    const items = template();
+    const key = JSON.stringify(items.map(({ label, enabled, checked }) => [label, enabled, checked]));
+    if (key === lastMenu) return;
+    lastMenu = key;
+    const { state, detail } = keeperState(status, health);
+    tray.setToolTip(`Wager Keeper: ${state} (${detail})`);
+    tray.setContextMenu(electron.Menu.buildFromTemplate(items));
+  };
+
+  /** Today's net earnings from the overview, at most once per EARNINGS_REFRESH_MS (a burst of cranks asks once). */
+  const refreshEarnings = () => {
+    if (earningsTimer || destroyed) return;
+    const wait = Math.max(0, lastEarningsAt + EARNINGS_REFRESH_MS - Date.now());
+    earningsTimer = setTimeout(() => {
+      lastEarningsAt = Date.now();
+      service.api
+        .overview({ dayStartMs: startOfLocalDay() })
+        .then((overview) => (earningsToday = overview.earnings.today.netLamports))
+        .catch((error: unknown) =>
+          log.warn({ error: (error as Error).message }, 'the tray could not read today’s earnings'),
+        )
+        .finally(() => {
+          earningsTimer = undefined;
+          render();
+        });
+    }, wait);
+    earningsTimer.unref?.();
+  };
+
+  const unsubscribe = service.onEvent((event) => {
+    if (event.type === 'status') {
+      const wasRunning = status?.phase === 'running';
+      status = event.status;
+      if (status.phase === 'running' && !wasRunning) refreshEarnings();
+    } else if (event.type === 'health') health = event.health;
+    else if (event.type === 'earnings') refreshEarnings();
+    else return;
+    render();
+  });
+  render();
+
+  return {
+    refresh: () => {
+      lastMenu = '';
+      render();
+    },
+    destroy() {
+      destroyed = true;
+      unsubscribe();
+      clearTimeout(earningsTimer);
+      tray.destroy();
+    },
+  };
+}
