@@ -1,7 +1,9 @@
 /**
  * The desktop app's first steps with Playwright's Electron driver: the window shows the localnet and its
- * funded keeper. It needs an Electron binary, which cannot be downloaded on every machine (not on the one
- * this project is developed on): there it is reported as skipped, with the reason.
+ * funded keeper. It needs the Electron binary (downloaded by `npm start` or `npx install-electron --no`,
+ * never by this run: Electron 42+ fetches it on first use), a display, and on Ubuntu 23.10+ a usable
+ * sandbox. Where one is missing (the machine this project is developed on has neither binary nor display)
+ * it is reported as skipped, with every reason, from the same check `npm start` makes before launching.
  */
 import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';

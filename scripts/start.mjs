@@ -1,26 +1,22 @@
-// `npm start`: builds the console UI, then starts the desktop app where Electron can start (a binary and a
-// display); otherwise says why and runs the headless console (`wager-keeper serve`), whose ready line
-// prints the URL to open. Extra arguments go to `serve` (e.g. `npm start -- --port 7400`).
-import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+// `npm start`: builds the console UI, then starts the desktop app where Electron can start (a display, the
+// Electron binary, downloaded on the first start, and on Ubuntu 23.10+ a sandbox it may use); otherwise
+// says why and runs the headless console (`wager-keeper serve`), whose ready line prints the URL to open.
+// Extra arguments go to `serve` (e.g. `npm start -- --port 7400`). WAGER_KEEPER_SKIP_UI_BUILD=1 uses the
+// console already built in out/. The decisions live in launch-session.mjs, tested with everything injected.
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { desktopUnavailableReason } from './desktop-launch.mjs';
+import { machineFiles } from './desktop-launch.mjs';
+import { launch } from './launch-session.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name) => join(root, 'node_modules', '.bin', name);
-
-process.stderr.write('wager-keeper: building the console UI (electron-vite build)…\n');
-const build = spawnSync(bin('electron-vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-if (build.status !== 0) {
-  process.stderr.write('wager-keeper: the console UI did not build (see above); the headless service still starts, its console URL answers 404\n');
-}
-
-const reason = desktopUnavailableReason({ env: process.env, platform: process.platform, electronDirectory: join(root, 'node_modules', 'electron') });
-const [command, args] = reason
-  ? [process.execPath, [join(root, 'bin', 'wager-keeper.js'), 'serve', ...process.argv.slice(2)]]
-  : [bin('electron'), [root]];
-if (reason) process.stderr.write(`wager-keeper: the desktop app cannot start here: ${reason}. Running the console headless instead: open the "console" URL of the ready line below in a browser on this machine.\n`);
-
-const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+process.exitCode = await launch({
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  args: process.argv.slice(2),
+  env: process.env,
+  platform: process.platform,
+  execPath: process.execPath,
+  stdinIsTTY: process.stdin.isTTY === true,
+  spawn,
+  files: machineFiles,
+  signals: process,
+  write: (text) => process.stderr.write(text),
+});
