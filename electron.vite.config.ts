@@ -1,7 +1,8 @@
 /**
  * electron-vite builds the desktop app into out/: main (src-main/electron/main.ts, the Electron entry that
- * runs the same core as `serve`), preload (src-preload, the typed bridge) and renderer (src-renderer, the
- * React console, also served by `serve` to a browser from out/renderer).
+ * runs the same core as `serve`, and src-main/cli.ts, the `wager-keeper` command), preload (src-preload,
+ * the typed bridge) and renderer (src-renderer, the React console, also served by `serve` to a browser
+ * from out/renderer).
  *
  * The preload is CommonJS on purpose: with "type": "module" electron-vite emits an .mjs preload, which a
  * window with `sandbox: true` cannot load; we keep the sandbox and build the preload as CJS instead.
@@ -14,7 +15,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(import.meta.dirname, 'src-main/electron/main.ts') },
+      // Two entries share one build: main.js (package.json "main") and cli.js, which bin/wager-keeper.js
+      // imports. Code both use, and each command the CLI imports when chosen, goes to out/main/chunks/.
+      lib: {
+        entry: {
+          main: resolve(import.meta.dirname, 'src-main/electron/main.ts'),
+          cli: resolve(import.meta.dirname, 'src-main/cli.ts'),
+        },
+      },
+      rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
     },
   },
   preload: {

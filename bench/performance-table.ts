@@ -110,6 +110,7 @@ function rows(): { rows: Row[]; sources: Map<string, Loaded | undefined> } {
       '≥ 1 000/s, drift < 10 %',
     ),
     row('startup', 'Localnet: start to ready line (ms)', 'median {readyLineMs.median}', '< 5 000'),
+    row('cli-startup', 'CLI: `wager-keeper --help`, whole process (ms)', 'median {helpMs.median} against a bare `node -e 0` {bareNodeMs.median} (ratio {ratio}); from the sources through tsx {helpFromSourcesMs.median}', '≤ 8 × bare (issue 25)'),
     row(
       'console-ready',
       'Console: keeper address on screen after the ready line (ms)',

@@ -30,6 +30,7 @@ const RUN_ARGS: Record<string, string[]> = {
   'console-queue': ['10000', '6'],
   inspector: ['6'],
   gateway: ['30', '4'],
+  'cli-startup': ['20'],
 };
 
 /** The last top-level JSON document in `stdout` (pretty-printed or one line), or undefined. */

@@ -2,9 +2,13 @@
  * The `wager-keeper` command line. Each command parses its own flags with node:util parseArgs and
  * prints JSON on stdout, so scripts can read it; errors go to stderr with exit code 1, usage errors (a
  * wrong, missing or conflicting flag: UsageError or a parseArgs error) with exit code 2.
+ *
+ * Built to out/main/cli.js with the app (bin/wager-keeper.js imports it). This module imports nothing
+ * but Node built-ins and project-root at load: each command's module (and @solana/kit behind it) is
+ * imported only when that command is chosen, so `help`, `--help` and `version` answer in a bare Node start.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from './commands/cli-flags';
+import { projectPath } from './project-root';
 
 const USAGE = `wager-keeper <command> [options]
 
@@ -82,9 +86,6 @@ port). Exit codes: 0 done, 1 failed, 2 usage error.
 /** The usage text (a test checks that it names every flag of every command). */
 export const usage = (): string => USAGE;
 
-/** The flags of `verify-randomness` (kept exported here: the usage test reads them from the CLI). */
-export { VERIFY_RANDOMNESS_OPTIONS } from './commands/verify-randomness-command';
-
 async function oracleDemoCommand(): Promise<number> {
   const { runOracleDemo } = await import('./localnet/oracle-demo');
   console.log(JSON.stringify(await runOracleDemo()));
@@ -92,7 +93,7 @@ async function oracleDemoCommand(): Promise<number> {
 }
 
 async function version(): Promise<number> {
-  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { version: string };
   console.log(pkg.version);
   return 0;
 }
@@ -153,6 +154,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (error) {
+    // Imported here, not at load: it brings @solana/kit (the command that threw has loaded it already).
+    const { UsageError } = await import('./commands/cli-flags');
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`wager-keeper ${command}: ${(error as Error).message}\n`);
     return usage ? 2 : 1;

@@ -6,13 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openHeadlessSettings } from '../operator/console-settings';
 import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../operator/operator-service';
 import { defaultDatabasePath, untilSignal } from './keeper-runtime';
+import { projectPath } from '../project-root';
 
 /** out/renderer of this checkout (electron-vite builds it; `npm start` and `npm test` build it first). */
-export const CONSOLE_UI_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer');
+export const CONSOLE_UI_DIRECTORY = projectPath('out', 'renderer');
 
 export interface ConsoleHostOptions {
   console: boolean;

@@ -7,12 +7,12 @@
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KNOWN_GENESIS_HASHES } from '../operator/cluster-identity';
 import { formatDeployment, parseDeploymentText, type Deployment, type DeploymentClusterName } from './deployment';
+import { projectPath } from '../project-root';
 
 /** The project's own folder of deployments that were really made (docs/deploy.md: how one is added). */
-export const PROJECT_DEPLOYMENTS_FOLDER = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'deployments');
+export const PROJECT_DEPLOYMENTS_FOLDER = projectPath('deployments');
 
 /** ~/.local/share/wager-keeper/deployments (or $XDG_DATA_HOME/wager-keeper/deployments): `deploy` copies its file here. */
 export function userDeploymentsFolder(dataDir?: string): string {

@@ -6,9 +6,9 @@ import type { KeyPairSigner } from '@solana/kit';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../project-root';
 
-export const PROGRAMS_DIRECTORY = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'resources', 'programs');
+export const PROGRAMS_DIRECTORY = projectPath('resources', 'programs');
 
 /** The SBPF bytes of a built program. */
 export async function readProgramBytes(name: string): Promise<Uint8Array> {

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VERIFY_RANDOMNESS_OPTIONS } from '../../cli';
+import { VERIFY_RANDOMNESS_OPTIONS } from '../verify-randomness-command';
 import { INSPECT_OPTIONS } from '../inspect-command';
 import { KEEPER_OPTIONS } from '../keeper-command';
 import { LOCALNET_OPTIONS } from '../localnet-command';
