@@ -38,14 +38,16 @@ export class EmbeddedLocalnetUnavailableError extends Error {
 /**
  * Why the embedded localnet is unavailable, in one sentence.
  * @example unavailableReason(new Error('Cannot find native binding. ...'), 'win32', 'x64')
- * // "the embedded localnet is unavailable on this platform (win32-x64): litesvm publishes no Windows build (Cannot find native binding. ...)"
+ * // "the embedded localnet is unavailable on this platform (win32-x64): litesvm publishes no Windows build (Cannot find native binding)"
  */
 export function unavailableReason(
   error: unknown,
   platform: string = process.platform,
   arch: string = process.arch,
 ): string {
-  const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+  // litesvm's own message goes on to advise deleting package-lock.json, which is wrong here (the lockfile
+  // lists every platform package): keep its first sentence only.
+  const firstSentence = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.split(/\.\s/)[0]!.trim();
   const target = `${platform}-${arch}`;
   const why =
     platform === 'win32'
@@ -54,7 +56,8 @@ export function unavailableReason(
         ? // litesvm has a build for it, but it did not load here (its package missing from the install, or a libc it cannot use).
           "litesvm's native build for it did not load"
         : 'litesvm has no native build for it';
-  return `the embedded localnet is unavailable on this platform (${target}): ${why} (${firstLine})`;
+  const reinstall = LITESVM_PLATFORMS.has(target) ? ', so `npm install` again may fetch it' : '';
+  return `the embedded localnet is unavailable on this platform (${target}): ${why} (${firstSentence})${reinstall}`;
 }
 
 /**

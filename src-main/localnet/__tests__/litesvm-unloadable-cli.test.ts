@@ -64,7 +64,7 @@ async function runWithoutLitesvm(
 const errorLinesOf = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('wager-keeper'));
 
 const UNAVAILABLE = new RegExp(
-  `^the embedded localnet is unavailable on this platform \\(${process.platform}-${process.arch}\\): .*litesvm.* \\(Cannot find native binding\\. npm has a bug related to optional dependencies .*\\); run against a cluster over RPC instead: \`wager-keeper serve --rpc URL\``,
+  `^the embedded localnet is unavailable on this platform \\(${process.platform}-${process.arch}\\): .*litesvm.* \\(Cannot find native binding\\)(, so \`npm install\` again may fetch it)?; run against a cluster over RPC instead: \`wager-keeper serve --rpc URL\``,
 );
 
 describe('the CLI without a loadable litesvm', () => {
@@ -110,13 +110,13 @@ describe('the sentence for each platform', () => {
   const cause = new Error('Cannot find native binding. npm has a bug\nsecond line');
   it('names Windows, platforms litesvm builds for, and the others; with the first line of the cause', () => {
     expect(unavailableReason(cause, 'win32', 'x64')).toBe(
-      'the embedded localnet is unavailable on this platform (win32-x64): litesvm publishes no Windows build (Cannot find native binding. npm has a bug)',
+      'the embedded localnet is unavailable on this platform (win32-x64): litesvm publishes no Windows build (Cannot find native binding)',
     );
     expect(unavailableReason(cause, 'darwin', 'arm64')).toBe(
-      "the embedded localnet is unavailable on this platform (darwin-arm64): litesvm's native build for it did not load (Cannot find native binding. npm has a bug)",
+      "the embedded localnet is unavailable on this platform (darwin-arm64): litesvm's native build for it did not load (Cannot find native binding), so `npm install` again may fetch it",
     );
     expect(unavailableReason(cause, 'freebsd', 'x64')).toBe(
-      'the embedded localnet is unavailable on this platform (freebsd-x64): litesvm has no native build for it (Cannot find native binding. npm has a bug)',
+      'the embedded localnet is unavailable on this platform (freebsd-x64): litesvm has no native build for it (Cannot find native binding)',
     );
   });
 });

@@ -99,7 +99,7 @@ describe('the desktop core where litesvm cannot load', () => {
     expect(failed).toMatchObject({ phase: 'failed', keeper: null, apiError: null });
     expect(failed.error).toMatch(
       new RegExp(
-        `^The embedded localnet is unavailable on this platform \\(${process.platform}-${process.arch}\\): litesvm.* \\(.+\\)\\. Pick a public cluster or enter an RPC URL in Settings → Cluster\\.$`,
+        `^The embedded localnet is unavailable on this platform \\(${process.platform}-${process.arch}\\): litesvm.* \\(.+\\)(, so \`npm install\` again may fetch it)?\\. Pick a public cluster or enter an RPC URL in Settings → Cluster\\.$`,
       ),
     );
 
