@@ -1,8 +1,13 @@
 /**
  * Browser tests of the console in Debian's Chromium (never `npx playwright install`: it downloads a
- * browser, which this machine cannot). Each spec file starts its own `wager-keeper serve --port 0`
- * (e2e/console-fixture.ts); one worker, since each runs a whole localnet and keeper on a 2-core machine.
- * Generous timeouts instead of retries: a flaky test must fail, not pass on its second try.
+ * browser, which this machine cannot). One worker, since each spec file runs a whole localnet and keeper
+ * on a 2-core machine. Generous timeouts instead of retries: a flaky test must fail, not pass on its
+ * second try. Two projects:
+ * - browser: the console over HTTP from `wager-keeper serve --port 0` (e2e/console-fixture.ts);
+ * - desktop: the console as the desktop window shows it (e2e/desktop/): the built main under Node with the
+ *   electron stand-in, the built page from file:// with the built preload in a sandbox. Electron's
+ *   file:// pages may load their module scripts, which Chromium refuses by default: that project alone
+ *   gets --allow-file-access-from-files.
  */
 import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
@@ -11,6 +16,15 @@ import { join } from 'node:path';
 
 // Chosen once: every worker re-reads this file, and the commands the specs start inherit it.
 process.env.WAGER_KEEPER_E2E_CONFIG_HOME ??= mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-config-'));
+
+const chromiumArgs = [
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -23,11 +37,16 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
+    launchOptions: { executablePath, args: chromiumArgs },
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
   },
+  projects: [
+    { name: 'browser', testIgnore: 'desktop/**' },
+    {
+      name: 'desktop',
+      testDir: 'e2e/desktop',
+      use: { launchOptions: { executablePath, args: [...chromiumArgs, '--allow-file-access-from-files'] } },
+    },
+  ],
 });

@@ -1,0 +1,138 @@
+/**
+ * The console as the desktop app shows it (desktop-fixture.ts: the built main with its real core under
+ * Node and the electron stand-in; the built page from file:// with the built preload in a sandbox). What
+ * only the desktop window can get wrong: calls after a hash-route click or a reload (the frame's URL then
+ * carries the hash), Copy (Electron asks the session's permission handler), and the flows that matter.
+ * One desktop host for the whole file; each test opens a fresh window page on it.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { attachScreenshot } from '../console-fixture';
+import { expect, test } from './desktop-fixture';
+
+const NAV = [
+  { link: 'Overview', route: '#/overview' },
+  { link: 'Queue', route: '#/queue' },
+  { link: 'Inspector', route: '#/inspector' },
+  { link: 'Oracle', route: '#/oracle' },
+  { link: 'Liquidity', route: '#/liquidity' },
+  { link: 'Faucet', route: '#/faucet' },
+  { link: 'Settings', route: '#/settings' },
+];
+const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+
+/** Attaches a screenshot; with DOCS_SCREENSHOTS=1 also writes docs/screenshots/desktop-<name>.png. */
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  await attachScreenshot(page, testInfo, `desktop-${name}`);
+  if (process.env.DOCS_SCREENSHOTS !== '1') return;
+  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(DOCS_SCREENSHOTS, `desktop-${name}.png`) });
+}
+
+/** What page scripts see (this project's types have no DOM): the preload's bridge and the clipboard. */
+interface PageGlobals {
+  wagerKeeper: {
+    call(
+      method: 'status',
+      args: object,
+    ): Promise<{ phase: string; paused: boolean; keeper: { address: string } | null }>;
+  };
+  navigator: { clipboard: { readText(): Promise<string> } };
+}
+
+/** What the page's own bridge answers for `status` now: the keeper's phase, or the error it got. */
+const bridgeStatus = (page: Page) =>
+  page.evaluate(() =>
+    (globalThis as unknown as PageGlobals).wagerKeeper.call('status', {}).then(
+      (status) => `answered: ${status.phase}${status.paused ? ' (paused)' : ''}`,
+      (error: Error) => `refused: ${error.message}`,
+    ),
+  );
+
+const phase = (page: Page) => page.getByRole('banner').locator('.phase');
+
+test.beforeEach(async ({ desktopPage: page }) => {
+  // The window's page, its bridge from the preload, and the keeper running on the embedded localnet.
+  await expect(page.getByRole('link', { name: 'Overview' })).toBeVisible();
+  await expect(phase(page)).toHaveText('running', { timeout: 90_000 });
+});
+
+test('every screen opens from the navigation, and the keeper still answers on each (its frame URL carries the hash)', async ({
+  desktopPage: page,
+}, testInfo) => {
+  for (const { link, route } of NAV) {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: link, exact: true })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`index\\.html${route.replace('/', '\\/')}$`));
+    await expect(page.getByRole('heading', { name: link, level: 1 })).toBeAttached();
+    await expect
+      .poll(() => bridgeStatus(page), { message: `status from ${route}` })
+      .toMatch(/^answered: running/);
+    await expect(page.getByRole('alert').filter({ hasText: /cannot read|refused/i })).toHaveCount(0);
+    if (['Overview', 'Queue', 'Settings'].includes(link))
+      await screenshot(page, testInfo, link.toLowerCase());
+  }
+});
+
+test('a wager opens in the Inspector from its queue row', async ({ desktopPage: page }, testInfo) => {
+  // The demo app opens a wager every 5 s on the embedded localnet; the keeper settles it.
+  await page.getByRole('link', { name: 'Queue', exact: true }).click();
+  const settled = page
+    .getByRole('row')
+    .filter({ hasText: /settled/i })
+    .first();
+  await expect(settled).toBeVisible({ timeout: 60_000 });
+  await settled.click();
+  const detail = page.getByRole('complementary', { name: 'Wager detail' });
+  const wager = (await detail.locator('code.full-address').textContent())!.trim();
+  await detail.getByRole('link', { name: 'Open in Inspector' }).click();
+  await expect(page).toHaveURL(new RegExp(`#/inspector\\?wager=${wager}$`));
+  await expect(page.getByRole('textbox', { name: 'Wager address' })).toHaveValue(wager);
+  await expect(page.getByText(/^Settled: bucket \d+, payout [\d.]+ USDC/)).toBeVisible();
+  await screenshot(page, testInfo, 'inspector');
+});
+
+test('Copy keeper address puts the address shown on the clipboard', async ({ desktopPage: page }) => {
+  const address = await page.evaluate(() =>
+    (globalThis as unknown as PageGlobals).wagerKeeper
+      .call('status', {})
+      .then((status) => status.keeper!.address),
+  );
+  await expect(page.getByText(address).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Copy keeper address' }).click();
+  await expect(page.getByRole('button', { name: 'Copy keeper address' })).toHaveText('Copied');
+  expect(
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText()),
+  ).toBe(address);
+});
+
+test('pause holds the keeper and resume sets it cranking again', async ({ desktopPage: page }, testInfo) => {
+  await page.getByRole('button', { name: 'Pause keeper' }).click();
+  await expect(phase(page)).toHaveText('paused');
+  await expect(page.getByRole('button', { name: 'Resume keeper' })).toBeVisible();
+  expect(await bridgeStatus(page)).toBe('answered: running (paused)');
+  await screenshot(page, testInfo, 'paused');
+  await page.getByRole('button', { name: 'Resume keeper' }).click();
+  await expect(phase(page)).toHaveText('running');
+  await expect(page.getByRole('button', { name: 'Pause keeper' })).toBeVisible();
+  expect(await bridgeStatus(page)).toBe('answered: running');
+});
+
+test('a saved setting is kept, and shown again after a reload (which keeps the hash route)', async ({
+  desktopPage: page,
+}) => {
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  const maxInFlight = page.getByLabel('Max in flight');
+  await expect(maxInFlight).toHaveValue(/^\d+$/);
+  const next = (await maxInFlight.inputValue()) === '64' ? '96' : '64';
+  await maxInFlight.fill(next);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/index\.html#\/settings$/);
+  await expect(page.getByLabel('Max in flight')).toHaveValue(next);
+  await expect.poll(() => bridgeStatus(page)).toMatch(/^answered: /);
+});
