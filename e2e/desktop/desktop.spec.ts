@@ -6,7 +6,7 @@
  * One desktop host for the whole file; each test opens a fresh window page on it.
  */
 import type { Page, TestInfo } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachScreenshot } from '../console-fixture';
 import { expect, test } from './desktop-fixture';
@@ -92,6 +92,9 @@ test('a wager opens in the Inspector from its queue row', async ({ desktopPage: 
   await expect(page).toHaveURL(new RegExp(`#/inspector\\?wager=${wager}$`));
   await expect(page.getByRole('textbox', { name: 'Wager address' })).toHaveValue(wager);
   await expect(page.getByText(/^Settled: bucket \d+, payout [\d.]+ USDC/)).toBeVisible();
+  // The page is a local file, whose link would open nothing elsewhere: the terminal command instead.
+  await expect(page.getByText(`wager-keeper inspect ${wager}`)).toBeVisible();
+  await expect(page.getByText(/file:\/\//)).toHaveCount(0);
   await screenshot(page, testInfo, 'inspector');
 });
 
@@ -135,4 +138,46 @@ test('a saved setting is kept, and shown again after a reload (which keeps the h
   await expect(page).toHaveURL(/index\.html#\/settings$/);
   await expect(page.getByLabel('Max in flight')).toHaveValue(next);
   await expect.poll(() => bridgeStatus(page)).toMatch(/^answered: /);
+});
+
+test('Settings → Desktop app: quit-on-close and start at login are kept, and start at login writes the autostart entry', async ({
+  desktopPage: page,
+  desktop,
+}) => {
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  const section = page.getByRole('region', { name: 'Desktop app' });
+  const quitOnClose = section.getByRole('checkbox', { name: 'Quit when the window closes' });
+  const atLogin = section.getByRole('checkbox', { name: 'Start at login' });
+  await expect(quitOnClose).not.toBeChecked();
+  await expect(
+    section.getByText(/closing the window hides it; the keeper keeps cranking in the tray/),
+  ).toBeVisible();
+  // The box follows the saved preference: it turns once the main process has kept the change.
+  await quitOnClose.click();
+  await expect(quitOnClose).toBeChecked();
+  await expect(section.getByText('closing the window stops the keeper and quits the app')).toBeVisible();
+  await atLogin.click();
+  await expect(atLogin).toBeChecked();
+  // Linux has no login items in Electron: an XDG autostart entry in appData (on Linux, XDG_CONFIG_HOME).
+  const autostart = join(desktop.host.appData, 'autostart', 'wager-keeper.desktop');
+  await expect.poll(() => existsSync(autostart)).toBe(true);
+  expect(readFileSync(autostart, 'utf8')).toMatch(/^Exec=.*--hidden$/m);
+  await page.reload();
+  await expect(
+    page
+      .getByRole('region', { name: 'Desktop app' })
+      .getByRole('checkbox', { name: 'Quit when the window closes' }),
+  ).toBeChecked();
+  await expect(
+    page.getByRole('region', { name: 'Desktop app' }).getByRole('checkbox', { name: 'Start at login' }),
+  ).toBeChecked();
+  await page
+    .getByRole('region', { name: 'Desktop app' })
+    .getByRole('checkbox', { name: 'Start at login' })
+    .click();
+  await expect.poll(() => existsSync(autostart)).toBe(false);
+  await page
+    .getByRole('region', { name: 'Desktop app' })
+    .getByRole('checkbox', { name: 'Quit when the window closes' })
+    .click();
 });

@@ -221,18 +221,7 @@ export function Inspector() {
             </button>
           </span>
         </form>
-        {target !== '' && (
-          <p>
-            Link to this wager in the Inspector:{' '}
-            <code className="full-address">
-              {inspectorLink(window.location.origin, window.location.pathname, target)}
-            </code>{' '}
-            <CopyButton
-              text={inspectorLink(window.location.origin, window.location.pathname, target)}
-              label="Copy link"
-            />
-          </p>
-        )}
+        {target !== '' && <InspectorShareLine wager={target} />}
         {inspection.isFetching && <p aria-busy="true">Reading the chain…</p>}
         {inspection.error && (
           <div role="alert" className="error">
@@ -242,5 +231,29 @@ export function Inspector() {
       </section>
       {inspection.data && <Result view={inspection.data} />}
     </div>
+  );
+}
+
+/**
+ * How another person finds this wager: in a browser console, the Inspector's link (it works for anyone
+ * with the console's URL); in the desktop app the page is a local file, whose link would open nothing,
+ * so the command that shows the same from a terminal.
+ */
+function InspectorShareLine({ wager }: { wager: string }) {
+  if (window.location.protocol === 'file:') {
+    const command = `wager-keeper inspect ${wager}`;
+    return (
+      <p>
+        From a terminal: <code className="full-address">{command}</code>{' '}
+        <CopyButton text={command} label="Copy command" />
+      </p>
+    );
+  }
+  const link = inspectorLink(window.location.origin, window.location.pathname, wager);
+  return (
+    <p>
+      Link to this wager in the Inspector: <code className="full-address">{link}</code>{' '}
+      <CopyButton text={link} label="Copy link" />
+    </p>
   );
 }
