@@ -9,17 +9,11 @@ import type { Page, TestInfo } from '@playwright/test';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachScreenshot } from '../console-fixture';
+import { NAV } from '../../src-renderer/src/nav';
 import { expect, test } from './desktop-fixture';
 
-const NAV = [
-  { link: 'Overview', route: '#/overview' },
-  { link: 'Queue', route: '#/queue' },
-  { link: 'Inspector', route: '#/inspector' },
-  { link: 'Oracle', route: '#/oracle' },
-  { link: 'Liquidity', route: '#/liquidity' },
-  { link: 'Faucet', route: '#/faucet' },
-  { link: 'Settings', route: '#/settings' },
-];
+/** Every screen of the navigation, by the label a person clicks and the hash route it opens. */
+const SCREENS_TO_VISIT = NAV.map(({ label, screen }) => ({ link: label, route: `#/${screen}` }));
 const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
 /** Attaches a screenshot; with DOCS_SCREENSHOTS=1 also writes docs/screenshots/desktop-<name>.png. */
@@ -61,7 +55,7 @@ test.beforeEach(async ({ desktopPage: page }) => {
 test('every screen opens from the navigation, and the keeper still answers on each (its frame URL carries the hash)', async ({
   desktopPage: page,
 }, testInfo) => {
-  for (const { link, route } of NAV) {
+  for (const { link, route } of SCREENS_TO_VISIT) {
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: link, exact: true })

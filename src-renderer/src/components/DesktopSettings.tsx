@@ -9,6 +9,30 @@ import type {
 } from '../../../src-main/operator/operator-interface';
 import { useBridge } from '../queries';
 
+/** One preference: a checkbox that follows the saved value (it turns once main has kept the change), and what it means. */
+function PreferenceToggle(props: {
+  label: string;
+  checked: boolean;
+  saving: boolean;
+  note: string;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <div className="actions">
+      <label className="radio">
+        <input
+          type="checkbox"
+          checked={props.checked}
+          disabled={props.saving}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />{' '}
+        {props.label}
+      </label>
+      <span className="muted">{props.note}</span>
+    </div>
+  );
+}
+
 function DesktopPreferencesForm({ desktop }: { desktop: DesktopPreferencesBridge }) {
   const client = useQueryClient();
   const preferences = useQuery({ queryKey: ['desktopPreferences'], queryFn: () => desktop.getPreferences() });
@@ -26,34 +50,24 @@ function DesktopPreferencesForm({ desktop }: { desktop: DesktopPreferencesBridge
   const view = preferences.data;
   return (
     <>
-      <div className="actions">
-        <label className="radio">
-          <input
-            type="checkbox"
-            checked={view.quitOnWindowClose}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ quitOnWindowClose: e.target.checked })}
-          />{' '}
-          Quit when the window closes
-        </label>
-        <span className="muted">
-          {view.quitOnWindowClose
+      <PreferenceToggle
+        label="Quit when the window closes"
+        checked={view.quitOnWindowClose}
+        saving={save.isPending}
+        onChange={(quitOnWindowClose) => save.mutate({ quitOnWindowClose })}
+        note={
+          view.quitOnWindowClose
             ? 'closing the window stops the keeper and quits the app'
-            : 'closing the window hides it; the keeper keeps cranking in the tray (Quit there stops it)'}
-        </span>
-      </div>
-      <div className="actions">
-        <label className="radio">
-          <input
-            type="checkbox"
-            checked={view.openAtLogin}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ openAtLogin: e.target.checked })}
-          />{' '}
-          Start at login
-        </label>
-        <span className="muted">hidden in the tray. {view.openAtLoginNote}</span>
-      </div>
+            : 'closing the window hides it; the keeper keeps cranking in the tray (Quit there stops it)'
+        }
+      />
+      <PreferenceToggle
+        label="Start at login"
+        checked={view.openAtLogin}
+        saving={save.isPending}
+        onChange={(openAtLogin) => save.mutate({ openAtLogin })}
+        note={`hidden in the tray. ${view.openAtLoginNote}`}
+      />
       {save.error && (
         <div role="alert" className="error">
           {save.error.message}
