@@ -78,16 +78,21 @@ it('a fleet strikes and claims without racing itself: the member whose shard hol
     const db = freshDatabase(bed.dir);
     return { db, keeper: createKeeper({ connection, signer, db, programAddress: bed.parts.program, shard: { index, count: 2, takeoverSlots: 74 } }) };
   });
+  const strikeOwner = members[shardOf(epochRecord, 2)]!.keeper;
+  const strikeOther = members[1 - shardOf(epochRecord, 2)]!.keeper;
+  const claimOwner = members[shardOf(request, 2)]!.keeper;
+  const claimOther = members[1 - shardOf(request, 2)]!.keeper;
   try {
-    for (const { keeper } of members) await keeper.start();
+    // The other member first, past the epoch's close: it sees the strike due and holds it for the owner's
+    // shard. (Started together, a loaded machine may let the owner strike before the other's first pass
+    // ever saw the epoch closed, and then nothing was held.)
+    await strikeOther.start();
     localnet.chain.advanceSlots(Number(before.epochCloseSlot - (await rpc.getSlot().send())) + 1);
+    await waitFor(async () => (await strikeOther.tick(), strikeOther.fleet().held.strike_epoch ? true : undefined), 10_000, 'the other member to hold the strike');
+    await strikeOwner.start();
     const expectedShares = (500_000_000n * (before.totalShares + 1n)) / (before.liquidity + 1n);
     await waitFor(async () => ((await usdcBalance(rpc, shares)) === expectedShares ? true : undefined), 60_000, 'the fleet to claim the deposit');
 
-    const strikeOwner = members[shardOf(epochRecord, 2)]!.keeper;
-    const strikeOther = members[1 - shardOf(epochRecord, 2)]!.keeper;
-    const claimOwner = members[shardOf(request, 2)]!.keeper;
-    const claimOther = members[1 - shardOf(request, 2)]!.keeper;
     await waitFor(() => (claimOwner.counters().claim_deposit?.landed === 1 ? true : undefined), 10_000, 'the claim to be booked');
     expect(strikeOwner.counters().strike_epoch?.landed).toBe(1);
     expect(strikeOther.counters().strike_epoch?.landed ?? 0).toBe(0);
