@@ -8,6 +8,15 @@
  * stakes); counters and per-crank fees are numbers. Times are Unix ms.
  */
 
+import type {
+  AlertChannelKind,
+  AlertChannelStatus,
+  AlertMessage,
+  AlertName,
+  AlertSeverity,
+  AlertState,
+  AlertThresholds,
+} from '../alerts/alert-types';
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
 import type { StepTally } from '../store/step-tally';
 import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
@@ -20,7 +29,8 @@ export const ACTIVE_WAGER_STATES: readonly WagerState[] = ['queued', 'requested'
 /** landed; lost to another keeper; skipped (not the right moment any more); failed (retried with backoff). */
 export const CRANK_OUTCOMES = ['landed', 'lost', 'skipped', 'failed'] as const;
 export type CrankOutcome = (typeof CRANK_OUTCOMES)[number];
-export type CrankStepName = 'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
+export type CrankStepName =
+  'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
 
 /** T_SETTLE (spec): the request window is open+2 .. open+150; past open+150 an unfulfilled wager expires. */
 export const REQUEST_DELAY_SLOTS = 2;
@@ -106,7 +116,12 @@ export interface StatusView {
   /** Which host runs the core: the desktop app or a headless `serve`/`keeper`. */
   host: 'desktop' | 'headless';
   cluster: ClusterView | null;
-  keeper: { address: string; keySource: KeySource; /** "I/N" when this keeper is one of a fleet (`--shard` or Settings → Fleet), else null. */ shard: string | null } | null;
+  keeper: {
+    address: string;
+    keySource: KeySource;
+    /** "I/N" when this keeper is one of a fleet (`--shard` or Settings → Fleet), else null. */ shard:
+      string | null;
+  } | null;
   /** The crank loop sends nothing new while paused (in-flight sends finish). Saved in the settings. */
   paused: boolean;
   /** The public /v1 API of this keeper. */
@@ -169,7 +184,13 @@ export interface InspectionView {
   /** An open wager's slots (null once closed). */
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
   /** The paytable the wager was opened with, row by row, and the row its randomness drew (null when unreadable). */
-  paytable: { name: string; address: string; totalWeight: number; rows: { bucket: number; weight: number; multiplierBps: number }[]; drawn: number | null } | null;
+  paytable: {
+    name: string;
+    address: string;
+    totalWeight: number;
+    rows: { bucket: number; weight: number; multiplierBps: number }[];
+    drawn: number | null;
+  } | null;
 }
 
 /** A wager found for a wallet or token account (support's search), with how that address is in it. */
@@ -202,14 +223,44 @@ export type AddressSearchView =
       /** Set when only the newest part of a long history was read. */
       note: string | null;
     }
-  | { kind: 'notOurs'; address: string; what: 'notAddress' | 'program' | 'mint' | 'tokenAccount' | 'serviceAccount' | 'otherAccount' | 'nothingHere'; message: string };
+  | {
+      kind: 'notOurs';
+      address: string;
+      what:
+        | 'notAddress'
+        | 'program'
+        | 'mint'
+        | 'tokenAccount'
+        | 'serviceAccount'
+        | 'otherAccount'
+        | 'nothingHere';
+      message: string;
+    };
 
-export type { ActionCheckView, ClaimBalanceView, ClaimPreviewView, LiquidityRequestView, LiquidityView, LpPositionView, RefusalView, WhenView } from './liquidity-interface';
+export type {
+  ActionCheckView,
+  ClaimBalanceView,
+  ClaimPreviewView,
+  LiquidityRequestView,
+  LiquidityView,
+  LpPositionView,
+  RefusalView,
+  WhenView,
+} from './liquidity-interface';
 
 /** What a crank the operator asked for (Strike epoch, Claim, Claim payout now) did: the transaction and the fee earned, or the refusal named. */
 export type CrankActionView =
-  | { outcome: 'landed'; signature: string; feeLamports: number; /** A claim's: the owner's new balance of what it received. */ balance?: ClaimBalanceView }
-  | { outcome: 'lost' | 'skipped' | 'failed'; /** The refusal's stable code (e.g. `epochNotClosed`) or the error. */ error: string; /** The same in words, with the next step. */ sentence?: string };
+  | {
+      outcome: 'landed';
+      signature: string;
+      feeLamports: number;
+      /** A claim's: the owner's new balance of what it received. */ balance?: ClaimBalanceView;
+    }
+  | {
+      outcome: 'lost' | 'skipped' | 'failed';
+      /** The refusal's stable code (e.g. `epochNotClosed`) or the error. */ error: string;
+      /** The same in words, with the next step. */ sentence?: string;
+    };
 
 /**
  * Which faucet the Faucet screen uses: this keeper's own when it holds the test mint's authority; else
@@ -380,6 +431,10 @@ export interface ConsoleSettings {
   shardTakeoverSlots: number;
   /** The other fleet members' keeper APIs (e.g. http://10.0.0.2:7300), listed on the Overview from their /v1/health. */
   fleetMembers: string[];
+  /** The alert thresholds (Settings → Alerts; saved through saveAlertSettings, flags win for a run). */
+  alertThresholds: AlertThresholds;
+  /** Every alert also becomes a system notification of the desktop app. */
+  alertDesktopNotifications: boolean;
 }
 
 export interface KeyView {
@@ -397,7 +452,16 @@ export interface SettingsView {
 }
 
 export type ConnectionTest =
-  | { ok: true; rpcUrl: string; version: string; slot: number; genesisHash: string; cluster: ClusterName; latencyMs: number; wagerKeeperLocalnet: boolean }
+  | {
+      ok: true;
+      rpcUrl: string;
+      version: string;
+      slot: number;
+      genesisHash: string;
+      cluster: ClusterName;
+      latencyMs: number;
+      wagerKeeperLocalnet: boolean;
+    }
   | { ok: false; rpcUrl: string; error: string };
 
 /** What saving settings did: `restarted` when the core was restarted (cluster, key or loop options changed). */
@@ -450,6 +514,49 @@ export interface GuardianView {
   actions: GuardianActionView[];
 }
 
+/** An alert firing now. Times are ISO 8601. */
+export interface ActiveAlert {
+  alert: AlertName;
+  severity: AlertSeverity;
+  summary: string;
+  /** When it fired (after its debounce). */
+  since: string;
+  /** The last firing or reminder delivered (or recorded, while muted). */
+  lastSentAt: string;
+  /** Until when it is muted (recorded, not delivered), or null. */
+  mutedUntil: string | null;
+}
+
+/** One firing, reminder or resolution, as the alert history keeps it. */
+export interface AlertHistoryEntry {
+  id: number;
+  alert: AlertName;
+  state: AlertState;
+  severity: AlertSeverity;
+  summary: string;
+  at: string;
+  reminder: boolean;
+  /** Recorded while the alert was muted: not delivered to any channel. */
+  muted: boolean;
+}
+
+/** The Alerts screen: what fires now, the history (newest first, the last 200), mutes and channels. */
+export interface AlertsView {
+  active: ActiveAlert[];
+  history: AlertHistoryEntry[];
+  mutes: { alert: AlertName; until: string }[];
+  channels: AlertChannelStatus[];
+}
+
+/** Settings → Alerts. */
+export interface AlertSettingsView {
+  thresholds: AlertThresholds;
+  /** Thresholds a command-line flag set for this run (shown read-only). */
+  thresholdFlags: (keyof AlertThresholds)[];
+  desktopNotifications: boolean;
+  channels: AlertChannelStatus[];
+}
+
 /** Everything the UI may ask (queries) and tell (commands). Every method answers or throws an Error whose message says what happened and what to do. */
 export interface OperatorApi {
   status(): Promise<StatusView>;
@@ -492,7 +599,13 @@ export interface OperatorApi {
   /** The pool, the live epoch, liquidity requests (all, or one owner's) and share price history. */
   liquidity(args: { owner: string | null }): Promise<LiquidityView>;
   /** Strikes the live epoch now (also while paused: the operator chose it). */
-  strikeEpoch(args: { /** The epoch the operator saw: answered "already struck" when the live epoch moved on. */ epoch?: number } | undefined): Promise<CrankActionView>;
+  strikeEpoch(
+    args:
+      | {
+          /** The epoch the operator saw: answered "already struck" when the live epoch moved on. */ epoch?: number;
+        }
+      | undefined,
+  ): Promise<CrankActionView>;
   /** Claims one struck deposit or withdrawal request for its owner. */
   claimLiquidity(args: { request: string }): Promise<CrankActionView>;
   /** The local oracle of a wager-keeper localnet, or null on any other cluster. */
@@ -511,6 +624,22 @@ export interface OperatorApi {
   setNewWagersPaused(args: { paused: boolean }): Promise<GuardianActionView>;
   /** Imports a Solana CLI keypair file as the guardian key into the OS keychain (refuses to replace another unless `replace`). */
   importGuardianKey(args: { path: string; replace: boolean }): Promise<GuardianView>;
+  /** The alerts firing now, their history (newest first, the last 200), mutes and channel statuses. */
+  alerts(): Promise<AlertsView>;
+  /** Mutes an alert for `minutes` (still recorded, not delivered); 0 unmutes it. */
+  muteAlert(args: { alert: AlertName; minutes: number }): Promise<AlertsView>;
+  /** The alert thresholds, which of them flags set, desktop notifications and the channels. */
+  alertSettings(): Promise<AlertSettingsView>;
+  /** Saves thresholds (those set by flags are refused) and the desktop notification switch. */
+  saveAlertSettings(args: {
+    thresholds?: Partial<AlertThresholds>;
+    desktopNotifications?: boolean;
+  }): Promise<AlertSettingsView>;
+  /** Adds a webhook channel (`format` defaults to json); the URL is kept as a secret and shown masked. */
+  addAlertChannel(args: { url: string; format?: AlertChannelKind }): Promise<AlertSettingsView>;
+  removeAlertChannel(args: { id: string }): Promise<AlertSettingsView>;
+  /** Sends a test alert to every channel now and answers how each went. */
+  sendTestAlert(): Promise<{ results: AlertChannelStatus[] }>;
 }
 
 export type OperatorMethod = keyof OperatorApi;
@@ -548,6 +677,13 @@ export const OPERATOR_METHODS = [
   'guardian',
   'setNewWagersPaused',
   'importGuardianKey',
+  'alerts',
+  'muteAlert',
+  'alertSettings',
+  'saveAlertSettings',
+  'addAlertChannel',
+  'removeAlertChannel',
+  'sendTestAlert',
 ] as const satisfies readonly OperatorMethod[];
 
 /** Every OperatorApi method is in the list (a compile-time check). */
@@ -555,7 +691,8 @@ type Missing = Exclude<OperatorMethod, (typeof OPERATOR_METHODS)[number]>;
 export const ALL_METHODS_LISTED: Missing extends never ? true : never = true;
 
 /** The argument of a method (every method takes at most one object). */
-export type OperatorArgs<M extends OperatorMethod> = Parameters<OperatorApi[M]> extends [infer A] ? A : undefined;
+export type OperatorArgs<M extends OperatorMethod> =
+  Parameters<OperatorApi[M]> extends [infer A] ? A : undefined;
 export type OperatorResult<M extends OperatorMethod> = Awaited<ReturnType<OperatorApi[M]>>;
 
 /** Live events the core pushes; the UI folds them into its query cache. Records and steps come in batches. */
@@ -568,7 +705,9 @@ export type OperatorEvent =
   | { type: 'earnings' }
   | { type: 'latency'; latency: OracleLatencyView[] }
   /** The guardian paused or resumed new wagers, or its key or settings changed: read the guardian view again. */
-  | { type: 'guardian' };
+  | { type: 'guardian' }
+  /** An alert fired, reminded or resolved: refetch `alerts` (the desktop host shows a system notification). */
+  | { type: 'alert'; message: AlertMessage };
 
 /** IPC channel names (the preload and the Electron main import these; nothing else crosses). */
 export const IPC_CHANNEL_PREFIX = 'operator:';

@@ -19,6 +19,7 @@ import { createLogger } from '../logging';
 import { GUARDIAN_KEYCHAIN_ACCOUNT } from '../secrets/guardian-key';
 import { KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { solanaNetworkId } from '../chain/network-id';
+import { createAlertService } from './alert-service';
 import { createConsoleFaucet } from './console-faucet';
 import { createGuardianService } from './guardian-service';
 import { createHostListeners } from './host-listeners';
@@ -111,13 +112,27 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const rows = createQueueRows();
   const relay = createKeeperEventRelay({ emit, keeperEvents, guardianEvents, rows });
   // The fleet watch is told where to send its peers' keys before the control exists (it starts with the service).
-  const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
-  const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, apiError: () => hostListeners.apiError, fleetPeers: () => fleet.peers() });
+  const fleet = createFleetService(options, {
+    peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers),
+  });
+  const control = createKeeperControl(options, {
+    emit,
+    relay,
+    rows,
+    apiUrl: () => hostListeners.apiUrl,
+    apiError: () => hostListeners.apiError,
+    fleetPeers: () => fleet.peers(),
+  });
   const keys = createKeeperKeyService(control, options);
+  const alerts = createAlertService(control, options, { emit });
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
-    ...createSettingsService(control, options, { keyView: keys.keyView, emit, fleetMembersChanged: fleet.membersChanged }),
+    ...createSettingsService(control, options, {
+      keyView: keys.keyView,
+      emit,
+      fleetMembersChanged: fleet.membersChanged,
+    }),
     ...fleet.api,
     ...keys.api,
     ...createGuardianService(control, options, emit),
@@ -125,6 +140,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     ...createLiquidityService(control),
     ...createConsoleFaucet(control),
     ...createLocalOracleService(control, options),
+    ...alerts.api,
   };
   const hostListeners = createHostListeners(control, options, { api, onEvent, keeperEvents, guardianEvents });
 
@@ -134,7 +150,9 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     guardianEvents,
     onEvent,
     async start() {
-      const initialCluster = options.flags.cluster ?? (options.host === 'desktop' ? options.settings.store.cluster : { kind: 'embedded' as const });
+      const initialCluster =
+        options.flags.cluster ??
+        (options.host === 'desktop' ? options.settings.store.cluster : { kind: 'embedded' as const });
       // Headless commands stop and exit 1 on either failure. The desktop app keeps what it can: a /v1 port
       // that cannot listen is in status.apiError (host-listeners.ts) and the keeper still starts on its
       // chain; a core that cannot start is in status.error.
@@ -145,7 +163,10 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
           await service.stop();
           throw error;
         }
-        log.error({ error: (error as Error).message }, 'a listener could not start: the keeper starts without it');
+        log.error(
+          { error: (error as Error).message },
+          'a listener could not start: the keeper starts without it',
+        );
       }
       try {
         await control.start(initialCluster);
@@ -169,7 +190,11 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
       if (!keeper) return;
       log.info('back from sleep: sweeping for new wagers and sending what is due now');
       // A failed sweep (the network not back yet) must not hold up the pass; the regular sweep retries.
-      await keeper.sweep().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'the sweep after sleep failed; the next one retries'));
+      await keeper
+        .sweep()
+        .catch((error: unknown) =>
+          log.warn({ error: (error as Error).message }, 'the sweep after sleep failed; the next one retries'),
+        );
       await keeper.tick();
     },
     describe: () => {
@@ -189,7 +214,12 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
         network: chain?.view.genesisHash ? solanaNetworkId(chain.view.genesisHash) : null,
         manifest: chain?.manifest ?? null,
         deployment: chain?.deployment ?? null,
-        guardian: keeperSide?.core.guardian ? { address: keeperSide.core.guardian.address, automatic: keeperSide.core.guardian.state().automatic } : null,
+        guardian: keeperSide?.core.guardian
+          ? {
+              address: keeperSide.core.guardian.address,
+              automatic: keeperSide.core.guardian.state().automatic,
+            }
+          : null,
       };
     },
   };
