@@ -5,7 +5,8 @@ import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
 import { SearchBox } from './components/SearchBox';
 import { clusterLabel, formatAge } from './model/format';
-import { useConnection, useHealth, useNow, useStatus } from './queries';
+import { alertCount } from './model/alerts';
+import { useAlerts, useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
 import { Overview } from './screens/Overview';
 import { useUi, type Screen } from './ui-store';
@@ -22,9 +23,36 @@ const Liquidity = lazyPart(() => import('./screens/Liquidity'), (module) => modu
 const Faucet = lazyPart(() => import('./screens/Faucet'), (module) => module.Faucet);
 const Settings = lazyPart(() => import('./screens/Settings'), (module) => module.Settings);
 const Search = lazyPart(() => import('./screens/Search'), (module) => module.Search);
+const Alerts = lazyPart(() => import('./screens/Alerts'), (module) => module.Alerts);
 
 
 const CONNECTION_TEXT = { connected: 'live', connecting: 'connecting…', disconnected: 'disconnected' } as const;
+
+/** The active alerts in the status line (a link to the Alerts screen); critical when an unmuted critical one fires. */
+function AlertCount() {
+  const active = useAlerts().data?.active;
+  const now = useNow();
+  if (!active) return null;
+  const { count, critical, text, title } = alertCount(active, now);
+  return (
+    <a href="#/alerts" className={`alert-count ${critical ? 'critical' : count ? 'warning' : 'none'}`} title={title}>
+      {text}
+    </a>
+  );
+}
+
+/** The count beside the nav's Alerts entry (the status line says it in words). */
+function NavAlertBadge() {
+  const active = useAlerts().data?.active;
+  const now = useNow();
+  const { count, critical } = alertCount(active, now);
+  if (count === 0) return null;
+  return (
+    <span className={`nav-count ${critical ? 'critical' : 'warning'}`} aria-hidden="true">
+      {count}
+    </span>
+  );
+}
 
 function StatusLine() {
   const status = useStatus().data;
@@ -69,6 +97,7 @@ function StatusLine() {
         <span className={`phase ${phaseClass}`} aria-busy={phaseClass === 'starting'} title={phaseTitle}>
           {phaseText}
         </span>
+        <AlertCount />
         <span className={`connection ${connection}`} title="The live event stream from the keeper">
           <span className="dot" aria-hidden="true" /> {CONNECTION_TEXT[connection]}
         </span>
@@ -122,6 +151,7 @@ export function App() {
     oracle: <Oracle />,
     liquidity: <Liquidity />,
     faucet: <Faucet />,
+    alerts: <Alerts />,
     settings: <Settings />,
     search: <Search />,
   };
@@ -134,6 +164,7 @@ export function App() {
             <li key={item.screen}>
               <a href={`#/${item.screen}`} aria-current={screen === item.screen ? 'page' : undefined}>
                 {item.label}
+                {item.screen === 'alerts' && <NavAlertBadge />}
                 {item.coming && (
                   <span className="coming" aria-hidden="true">
                     coming

@@ -87,6 +87,11 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
       case 'latency':
         invalidate.request('oracleLatency');
         break;
+      case 'alert':
+        // A firing, reminder or resolution: the list and each channel's last send changed.
+        void client.invalidateQueries({ queryKey: ['alerts'] });
+        void client.invalidateQueries({ queryKey: ['alertSettings'] });
+        break;
       case 'guardian':
         // Rare (a pause, a resume, a key or setting change): read at once.
         void client.invalidateQueries({ queryKey: ['guardian'] });

@@ -8,6 +8,7 @@ export const SCREENS = [
   'oracle',
   'liquidity',
   'faucet',
+  'alerts',
   'settings',
   'search',
 ] as const;
@@ -20,5 +21,6 @@ export const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'oracle', label: 'Oracle' },
   { screen: 'liquidity', label: 'Liquidity' },
   { screen: 'faucet', label: 'Faucet' },
+  { screen: 'alerts', label: 'Alerts' },
   { screen: 'settings', label: 'Settings' },
 ];

@@ -96,6 +96,18 @@ export const useSettings = () => {
   return useQuery({ queryKey: ['settings'], queryFn: () => bridge.call('settings', undefined) });
 };
 
+/** Alerts active now, their history, mutes and channels; the `alert` event refetches them. */
+export const useAlerts = () => {
+  const bridge = useBridge();
+  return useQuery({ queryKey: ['alerts'], queryFn: () => bridge.call('alerts', undefined) });
+};
+
+/** Settings → Alerts: thresholds (and which flags fix), desktop notifications, channels. */
+export const useAlertSettings = () => {
+  const bridge = useBridge();
+  return useQuery({ queryKey: ['alertSettings'], queryFn: () => bridge.call('alertSettings', undefined) });
+};
+
 /** The live event stream's state (set by live-events.ts; never fetched). */
 export const useConnection = () =>
   useQuery<ConnectionState>({ queryKey: ['connection'], queryFn: () => 'connecting', staleTime: Infinity, enabled: false, initialData: 'connecting' });

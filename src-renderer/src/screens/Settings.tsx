@@ -10,6 +10,7 @@ import type {
 } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
 import { DeploymentDetails } from '../components/DeploymentDetails';
+import { AlertSettings } from '../components/AlertSettings';
 import { DesktopSettings } from '../components/DesktopSettings';
 import { PathField, TextField, usePathField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
@@ -529,6 +530,7 @@ export function Settings() {
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
           <FleetSettings view={settings.data} />
+          <AlertSettings />
           <DesktopSettings />
         </>
       )}

@@ -78,6 +78,17 @@ describe('live events into the query cache', () => {
     expect(invalidated(client, ['earnings', '1 h'])).toBe(true);
   });
 
+  it('reads the alerts and their channels again when an alert fires, reminds or resolves', () => {
+    client.setQueryData(['alerts'], { active: [] });
+    client.setQueryData(['alertSettings'], { channels: [] });
+    client.setQueryData(['guardian'], {});
+    const at = new Date().toISOString();
+    fake.emit({ type: 'alert', message: { alert: 'oracle-stalled', state: 'firing', severity: 'critical', summary: 'stalled', keeper: null, cluster: 'localnet', at } });
+    expect(invalidated(client, ['alerts'])).toBe(true);
+    expect(invalidated(client, ['alertSettings'])).toBe(true);
+    expect(invalidated(client, ['guardian'])).toBe(false);
+  });
+
   it('shows the connection state and refetches everything when the stream comes back after a drop', () => {
     client.setQueryData(['health'], { slot: 1 });
     fake.connect('connected');

@@ -1,0 +1,380 @@
+/**
+ * Settings → Alerts: the thresholds (those set by flags read-only), desktop notifications on/off, the
+ * webhook channels (masked labels and state; add by URL and format; remove after a confirmation), and
+ * "Send a test alert" with each channel's result.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type {
+  AlertChannelKind,
+  AlertChannelStatus,
+  AlertThresholds,
+} from '../../../src-main/alerts/alert-types';
+import type { AlertSettingsView } from '../../../src-main/operator/operator-interface';
+import {
+  CHANNEL_KIND_TITLES,
+  parseThresholdsForm,
+  THRESHOLD_FIELDS,
+  thresholdsFormOf,
+  WEBHOOK_FORMATS,
+  webhookUrlError,
+  type ThresholdsForm,
+} from '../model/alerts';
+import { useAlertSettings, useBridge, useNow } from '../queries';
+import { ChannelStateText } from '../screens/Alerts';
+import { TextField } from './FieldRow';
+
+/** Keeps a fresh Settings → Alerts view, and the Alerts screen's channels with it. */
+function useApplyView() {
+  const client = useQueryClient();
+  return (view: AlertSettingsView) => {
+    client.setQueryData(['alertSettings'], view);
+    void client.invalidateQueries({ queryKey: ['alerts'] });
+  };
+}
+
+function ThresholdsPart({ view }: { view: AlertSettingsView }) {
+  const bridge = useBridge();
+  const apply = useApplyView();
+  const [form, setForm] = useState<ThresholdsForm>(() => thresholdsFormOf(view.thresholds));
+  const [errors, setErrors] = useState<Partial<Record<keyof AlertThresholds, string>>>({});
+  const [nothingChanged, setNothingChanged] = useState(false);
+  const save = useMutation({
+    mutationFn: (thresholds: Partial<AlertThresholds>) => bridge.call('saveAlertSettings', { thresholds }),
+    onSuccess: (next) => {
+      apply(next);
+      setForm(thresholdsFormOf(next.thresholds));
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = parseThresholdsForm(form, view.thresholds, view.thresholdFlags);
+    setErrors(parsed.errors);
+    save.reset();
+    setNothingChanged(false);
+    if (Object.keys(parsed.errors).length > 0) return;
+    if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
+    save.mutate(parsed.changes);
+  };
+  const invalidCount = Object.keys(errors).length;
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="alert-thresholds-title">
+      <h3 id="alert-thresholds-title">Thresholds (apply at once)</h3>
+      <div className="form-grid">
+        {THRESHOLD_FIELDS.map((field) => {
+          const fixed = view.thresholdFlags.includes(field.key);
+          return (
+            <TextField
+              key={field.key}
+              id={`alert-${field.key}`}
+              label={field.label}
+              value={form[field.key]}
+              readOnly={fixed}
+              numeric
+              unit={field.unit}
+              error={errors[field.key]}
+              note={
+                fixed ? `set by ${field.flag ?? 'a command-line flag'} (read-only for this run)` : field.note
+              }
+              onChange={(value) => setForm({ ...form, [field.key]: value })}
+            />
+          );
+        })}
+      </div>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending} aria-busy={save.isPending}>
+          Save thresholds
+        </button>
+        <button
+          type="button"
+          disabled={save.isPending}
+          onClick={() => {
+            setForm(thresholdsFormOf(view.thresholds));
+            setErrors({});
+            setNothingChanged(false);
+          }}
+        >
+          Reset
+        </button>
+      </div>
+      {invalidCount > 0 && (
+        <div role="alert" className="error">
+          Nothing was saved: {invalidCount === 1 ? 'one threshold needs' : `${invalidCount} thresholds need`}{' '}
+          a fix (see the message under it).
+        </div>
+      )}
+      {save.error && (
+        <div role="alert" className="error">
+          {save.error.message}
+        </div>
+      )}
+      {nothingChanged && <p role="status">Nothing changed: these are the saved thresholds.</p>}
+      {save.isSuccess && (
+        <p role="status" className="ok-box">
+          Thresholds saved: the alert engine uses them from now on.
+        </p>
+      )}
+    </form>
+  );
+}
+
+function DesktopNotificationsToggle({ view }: { view: AlertSettingsView }) {
+  const bridge = useBridge();
+  const apply = useApplyView();
+  const save = useMutation({
+    mutationFn: (desktopNotifications: boolean) => bridge.call('saveAlertSettings', { desktopNotifications }),
+    onSuccess: apply,
+  });
+  return (
+    <div className="actions">
+      <label className="radio">
+        <input
+          type="checkbox"
+          checked={view.desktopNotifications}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate(e.target.checked)}
+        />{' '}
+        Desktop notifications
+      </label>
+      <span className="muted">
+        every alert also as a system notification of the desktop app (a browser console shows none)
+      </span>
+      {save.error && (
+        <span role="alert" className="error">
+          {save.error.message}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function ChannelsPart({ view }: { view: AlertSettingsView }) {
+  const bridge = useBridge();
+  const apply = useApplyView();
+  const now = useNow();
+  const [url, setUrl] = useState('');
+  const [format, setFormat] = useState<Exclude<AlertChannelKind, 'desktop'>>('json');
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<AlertChannelStatus | null>(null);
+  const add = useMutation({
+    mutationFn: () => bridge.call('addAlertChannel', { url: url.trim(), format }),
+    onSuccess: (next) => {
+      apply(next);
+      setUrl('');
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => bridge.call('removeAlertChannel', { id }),
+    onSuccess: (next) => {
+      apply(next);
+      setRemoving(null);
+    },
+  });
+  const client = useQueryClient();
+  const test = useMutation({
+    mutationFn: () => bridge.call('sendTestAlert', undefined),
+    // Each channel's last send changed.
+    onSuccess: () =>
+      client.invalidateQueries({
+        predicate: (query) => query.queryKey[0] === 'alertSettings' || query.queryKey[0] === 'alerts',
+      }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.reset();
+    const error = webhookUrlError(url, format);
+    setUrlError(error);
+    if (!error) add.mutate();
+  };
+  const webhooks = view.channels.filter((channel) => channel.kind !== 'desktop');
+  return (
+    <>
+      <h3>Channels</h3>
+      {webhooks.length === 0 ? (
+        <p className="muted">No webhook yet: alerts show here and, in the desktop app, as notifications.</p>
+      ) : (
+        <table className="plain alerts-table" aria-label="Alert webhooks">
+          <thead>
+            <tr>
+              <th scope="col">Format</th>
+              <th scope="col">Target (secrets masked)</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span className="sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {webhooks.map((channel) => (
+              <tr key={channel.id}>
+                <th scope="row">{CHANNEL_KIND_TITLES[channel.kind]}</th>
+                <td>
+                  <code>{channel.label}</code>
+                </td>
+                <td className="wrap">
+                  <ChannelStateText status={channel} now={now} />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`Remove ${channel.label}`}
+                    disabled={remove.isPending}
+                    onClick={() => setRemoving(channel)}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {removing && (
+        <div role="alertdialog" aria-labelledby="remove-channel-title" className="confirm">
+          <p id="remove-channel-title">
+            <strong>
+              Remove the {CHANNEL_KIND_TITLES[removing.kind]} channel {removing.label}?
+            </strong>{' '}
+            Alerts stop going there at once, and its URL is deleted from this machine: to add it back you need
+            the whole URL again.
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate(removing.id)}
+            >
+              Remove channel
+            </button>
+            <button type="button" disabled={remove.isPending} onClick={() => setRemoving(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {remove.error && (
+        <div role="alert" className="error">
+          {remove.error.message}
+        </div>
+      )}
+      <form onSubmit={submit} noValidate aria-label="Add a webhook">
+        <div className="form-grid">
+          <label htmlFor="alert-webhook-format">Format</label>
+          <div className="field">
+            <select
+              id="alert-webhook-format"
+              value={format}
+              onChange={(e) => setFormat(e.target.value as typeof format)}
+            >
+              {WEBHOOK_FORMATS.map((option) => (
+                <option key={option.kind} value={option.kind}>
+                  {CHANNEL_KIND_TITLES[option.kind]}
+                </option>
+              ))}
+            </select>
+            <span className="muted note">
+              {WEBHOOK_FORMATS.find((option) => option.kind === format)?.hint}
+            </span>
+          </div>
+          <TextField
+            id="alert-webhook-url"
+            label="Webhook URL"
+            value={url}
+            placeholder="https://…"
+            error={urlError}
+            note="kept like the keeper key (the OS keychain where there is one) and shown masked once saved"
+            onChange={(value) => {
+              setUrl(value);
+              setUrlError(null);
+            }}
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" disabled={add.isPending} aria-busy={add.isPending}>
+            Add channel
+          </button>
+        </div>
+        {add.error && (
+          <div role="alert" className="error">
+            {add.error.message}
+          </div>
+        )}
+      </form>
+      <div className="actions">
+        <button
+          type="button"
+          disabled={test.isPending}
+          aria-busy={test.isPending}
+          onClick={() => test.mutate()}
+        >
+          Send a test alert
+        </button>
+        {test.isPending && (
+          <span role="status" aria-busy="true">
+            Sending to every channel…
+          </span>
+        )}
+      </div>
+      {test.error && (
+        <div role="alert" className="error">
+          {test.error.message}
+        </div>
+      )}
+      {test.data && (
+        <div
+          role="status"
+          aria-label="Test alert results"
+          className={test.data.results.every((result) => result.ok) ? 'ok-box' : 'warn-box'}
+        >
+          {test.data.results.length === 0 ? (
+            'No channel to send to: add a webhook above first.'
+          ) : (
+            <ul className="plain-list">
+              {test.data.results.map((result) => (
+                <li key={result.id}>
+                  {CHANNEL_KIND_TITLES[result.kind]} <code>{result.label}</code>:{' '}
+                  {result.ok ? (
+                    <span className="ok">delivered</span>
+                  ) : (
+                    <span className="error">
+                      failed: {result.lastError ?? 'no answer'}. Check the URL and that the service is
+                      reachable from this machine.
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
+export function AlertSettings() {
+  const settings = useAlertSettings();
+  return (
+    <section className="panel" aria-labelledby="alert-settings-title">
+      <h2 id="alert-settings-title">Alerts</h2>
+      <p className="muted">
+        Each alert fires once its condition has held for the debounce time, is not repeated while it holds (at
+        most a reminder), and sends one “resolved” message when it clears. Flags given to <code>keeper</code>/
+        <code>serve</code> win for that run.
+      </p>
+      {settings.error && (
+        <div role="alert" className="error">
+          Cannot read the alert settings: {settings.error.message}
+        </div>
+      )}
+      {settings.isPending && <p aria-busy="true">Reading the alert settings…</p>}
+      {settings.data && (
+        <>
+          <ThresholdsPart view={settings.data} />
+          <DesktopNotificationsToggle view={settings.data} />
+          <ChannelsPart view={settings.data} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+/**
+ * The Alerts screen and Settings → Alerts as pure functions: what each alert is called, the count the
+ * navigation and status line show, mutes, times (UTC, local on hover), the thresholds form (text fields →
+ * the changes to save, or an error per field) and the webhook form.
+ */
+import type {
+  AlertChannelKind,
+  AlertChannelStatus,
+  AlertName,
+  AlertThresholds,
+} from '../../../src-main/alerts/alert-types';
+import type { ActiveAlert, AlertHistoryEntry } from '../../../src-main/operator/operator-interface';
+
+/** What an operator reads for each condition. */
+export const ALERT_TITLES: Record<AlertName, string> = {
+  'balance-low': 'Keeper balance low',
+  'rpc-failing': 'RPC failing',
+  'loop-stalled': 'Keeper loop stalled',
+  'requests-overdue': 'Requests overdue',
+  'expiry-without-request': 'Wager expiring without a request',
+  'oracle-stalled': 'Oracle stalled',
+  'guardian-paused': 'New wagers paused by the guardian',
+  'fleet-member-silent': 'Fleet member silent',
+  'crank-failures': 'Crank failures',
+  'lp-epoch-struck': 'Liquidity epoch struck',
+  'lp-claim-ready': 'Liquidity claim ready',
+};
+
+/** The mute lengths offered for an active alert. */
+export const MUTE_CHOICES: { minutes: number; label: string }[] = [
+  { minutes: 15, label: '15 min' },
+  { minutes: 60, label: '1 h' },
+  { minutes: 480, label: '8 h' },
+  { minutes: 1_440, label: '24 h' },
+];
+
+/** True while a mute that ends at `until` (ISO time, or null) still holds. */
+export const mutedNow = (until: string | null, nowMs: number): boolean =>
+  until !== null && Date.parse(until) > nowMs;
+
+/** The count on the nav entry and in the status line: every active alert, critical when any unmuted one is. */
+export function alertCount(
+  active: readonly ActiveAlert[] | undefined,
+  nowMs: number,
+): { count: number; critical: number; text: string; title: string } {
+  const list = active ?? [];
+  const critical = list.filter(
+    (alert) => alert.severity === 'critical' && !mutedNow(alert.mutedUntil, nowMs),
+  ).length;
+  const muted = list.filter((alert) => mutedNow(alert.mutedUntil, nowMs)).length;
+  const count = list.length;
+  const text =
+    count === 0
+      ? 'no alerts'
+      : `${count} ${count === 1 ? 'alert' : 'alerts'}${critical ? ` (${critical} critical)` : ''}`;
+  const title =
+    count === 0
+      ? 'No alert is active'
+      : `${list.map((alert) => ALERT_TITLES[alert.alert]).join(', ')}${muted ? `; ${muted} muted` : ''}: open the Alerts screen`;
+  return { count, critical, text, title };
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** "2026-11-27 11:58:03 UTC": one time zone for every operator and every log. */
+export function formatUtc(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
+}
+
+/** The same time in the operator's own zone (the hover title), like "27/11/2026, 12:58:03 local". */
+export function formatLocal(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : `${at.toLocaleString()} local`;
+}
+
+/** A history row's state as one word: a reminder of a firing alert is a "reminder". */
+export const historyState = (
+  entry: Pick<AlertHistoryEntry, 'state' | 'reminder'>,
+): 'firing' | 'reminder' | 'resolved' =>
+  entry.state === 'resolved' ? 'resolved' : entry.reminder ? 'reminder' : 'firing';
+
+/** A channel's state: ok, failing (its last send did not get through) or not used yet. */
+export const channelState = (status: Pick<AlertChannelStatus, 'ok'>): 'ok' | 'failing' | 'unused' =>
+  status.ok === null ? 'unused' : status.ok ? 'ok' : 'failing';
+
+export const CHANNEL_KIND_TITLES: Record<AlertChannelKind, string> = {
+  desktop: 'Desktop notification',
+  json: 'JSON webhook',
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  pagerduty: 'PagerDuty',
+};
+
+/** The webhook formats Settings offers (the desktop notification is its own switch). */
+export const WEBHOOK_FORMATS: { kind: Exclude<AlertChannelKind, 'desktop'>; hint: string }[] = [
+  { kind: 'json', hint: 'a POST of the alert as one JSON object' },
+  { kind: 'slack', hint: 'a Slack incoming webhook URL (https://hooks.slack.com/services/…)' },
+  { kind: 'discord', hint: 'a Discord webhook URL (https://discord.com/api/webhooks/…)' },
+  { kind: 'telegram', hint: 'https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>' },
+  { kind: 'pagerduty', hint: 'https://events.pagerduty.com/v2/enqueue?routing_key=<integration key>' },
+];
+
+/** The webhook URL to add, or what is wrong with it (the core checks it again). */
+export function webhookUrlError(text: string, kind: AlertChannelKind): string | null {
+  const url = text.trim();
+  if (!url)
+    return `Enter the webhook URL: ${WEBHOOK_FORMATS.find((format) => format.kind === kind)?.hint ?? 'http:// or https://'}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not a URL: write it whole, starting with https:// (or http:// on this machine)`;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return 'The webhook URL must start with https:// (or http://)';
+  if (kind === 'telegram' && !parsed.searchParams.get('chat_id'))
+    return "Telegram needs the chat id in the URL's query: …/sendMessage?chat_id=<chat>";
+  if (kind === 'pagerduty' && !parsed.searchParams.get('routing_key'))
+    return "PagerDuty needs the integration's routing key in the URL's query: …/v2/enqueue?routing_key=<key>";
+  return null;
+}
+
+/** One threshold field: its label, unit, bounds and what it means. */
+export interface ThresholdField {
+  key: keyof AlertThresholds;
+  label: string;
+  unit: string;
+  note: string;
+  min: number;
+  max: number;
+  /** Whole numbers only (otherwise decimals are accepted). */
+  whole: boolean;
+  /** The flag that sets it for a run. */
+  flag: string | null;
+}
+
+export const THRESHOLD_FIELDS: ThresholdField[] = [
+  {
+    key: 'balanceWarningSol',
+    label: 'Balance warning',
+    unit: 'SOL',
+    note: 'a warning below this balance',
+    min: 0,
+    max: 1_000_000,
+    whole: false,
+    flag: '--alert-balance-warning',
+  },
+  {
+    key: 'balanceCriticalSol',
+    label: 'Balance critical',
+    unit: 'SOL',
+    note: 'critical below this balance (not ready for monitors)',
+    min: 0,
+    max: 1_000_000,
+    whole: false,
+    flag: '--alert-balance-critical',
+  },
+  {
+    key: 'runwayWarningHours',
+    label: 'Runway warning',
+    unit: 'h',
+    note: 'a warning when the balance lasts less than this at the current spend',
+    min: 0,
+    max: 10_000,
+    whole: false,
+    flag: '--alert-runway-hours',
+  },
+  {
+    key: 'rpcFailingSeconds',
+    label: 'RPC failing',
+    unit: 's',
+    note: 'critical once the RPC has failed this long',
+    min: 1,
+    max: 86_400,
+    whole: true,
+    flag: '--alert-rpc-failing-seconds',
+  },
+  {
+    key: 'loopStalledSeconds',
+    label: 'Loop stalled',
+    unit: 's',
+    note: 'critical after this long without a loop pass',
+    min: 1,
+    max: 86_400,
+    whole: true,
+    flag: '--alert-loop-stalled-seconds',
+  },
+  {
+    key: 'debounceSeconds',
+    label: 'Debounce',
+    unit: 's',
+    note: 'how long a condition must hold before its alert fires',
+    min: 0,
+    max: 3_600,
+    whole: true,
+    flag: '--alert-debounce-seconds',
+  },
+  {
+    key: 'reminderMinutes',
+    label: 'Reminder',
+    unit: 'min',
+    note: 'remind of an alert still firing this often (0: never)',
+    min: 0,
+    max: 10_080,
+    whole: true,
+    flag: '--alert-reminder-minutes',
+  },
+  {
+    key: 'crankFailuresPer10Min',
+    label: 'Crank failures',
+    unit: 'per 10 min',
+    note: 'alert above this many failed cranks',
+    min: 1,
+    max: 100_000,
+    whole: true,
+    flag: null,
+  },
+  {
+    key: 'expiryWarningSlots',
+    label: 'Expiry warning',
+    unit: 'slots',
+    note: 'alert when a wager with no request is this close to expiring',
+    min: 1,
+    max: 10_000,
+    whole: true,
+    flag: null,
+  },
+];
+
+export type ThresholdsForm = Record<keyof AlertThresholds, string>;
+
+export const thresholdsFormOf = (thresholds: AlertThresholds): ThresholdsForm =>
+  Object.fromEntries(
+    THRESHOLD_FIELDS.map((field) => [field.key, String(thresholds[field.key])]),
+  ) as ThresholdsForm;
+
+/**
+ * Checks the thresholds form against the saved thresholds: the changed values to save (never a field in
+ * `skip`: set by a flag), or an error per field. The critical balance must stay below the warning one.
+ */
+export function parseThresholdsForm(
+  form: ThresholdsForm,
+  saved: AlertThresholds,
+  skip: readonly (keyof AlertThresholds)[] = [],
+): { changes: Partial<AlertThresholds>; errors: Partial<Record<keyof AlertThresholds, string>> } {
+  const changes: Partial<AlertThresholds> = {};
+  const errors: Partial<Record<keyof AlertThresholds, string>> = {};
+  const values: AlertThresholds = { ...saved };
+  for (const field of THRESHOLD_FIELDS) {
+    if (skip.includes(field.key)) continue;
+    const text = form[field.key].trim();
+    const value = Number(text);
+    const range = `from ${field.min.toLocaleString('en-US')} to ${field.max.toLocaleString('en-US')} ${field.unit}`;
+    if (text === '' || !Number.isFinite(value))
+      errors[field.key] =
+        text === '' ? `Enter a number ${range}` : `"${text}" is not a number: enter one ${range}`;
+    else if (field.whole && !Number.isInteger(value)) errors[field.key] = `Enter a whole number ${range}`;
+    else if (value < field.min || value > field.max) errors[field.key] = `Must be ${range}`;
+    else {
+      values[field.key] = value;
+      if (value !== saved[field.key]) changes[field.key] = value;
+    }
+  }
+  if (
+    !errors.balanceCriticalSol &&
+    !errors.balanceWarningSol &&
+    values.balanceCriticalSol > values.balanceWarningSol
+  ) {
+    errors.balanceCriticalSol = `Must not be above the warning level (${values.balanceWarningSol} SOL): lower it, or raise the warning`;
+    delete changes.balanceCriticalSol;
+  }
+  return { changes, errors };
+}
