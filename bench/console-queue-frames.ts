@@ -11,13 +11,7 @@ import { chromium } from '@playwright/test';
 import { listenPublicApi } from '../src-main/api/public-api';
 import { CONSOLE_UI_DIRECTORY } from '../src-main/commands/console-host';
 import { createOperatorHttp } from '../src-main/operator/operator-http';
-import type {
-  OperatorApi,
-  OperatorEvent,
-  QueueRow,
-  StatusView,
-  WagerState,
-} from '../src-main/operator/operator-interface';
+import type { OperatorApi, OperatorEvent, QueueRow, StatusView, WagerState } from '../src-main/operator/operator-interface';
 
 const wagers = Number(process.argv[2] ?? 10_000);
 const seconds = Number(process.argv[3] ?? 8);
@@ -64,30 +58,13 @@ const status: StatusView = {
   phase: 'running',
   error: null,
   host: 'headless',
-  cluster: {
-    name: 'localnet',
-    rpcUrl: 'http://127.0.0.1:8899',
-    wsUrl: 'ws://127.0.0.1:8900',
-    genesisHash: null,
-    embedded: true,
-    wagerKeeperLocalnet: true,
-    deployment: null,
-    noDeployment: null,
-  },
+  cluster: { name: 'localnet', rpcUrl: 'http://127.0.0.1:8899', wsUrl: 'ws://127.0.0.1:8900', genesisHash: null, embedded: true, wagerKeeperLocalnet: true, deployment: null, noDeployment: null },
   keeper: { address: fakeAddress(99_999), keySource: 'localnet dev key', shard: null },
   paused: false,
   apiUrl: 'http://127.0.0.1:7300',
   apiError: null,
   faucet: true,
-  demo: {
-    available: true,
-    reason: null,
-    enabled: false,
-    intervalMs: 5_000,
-    opened: 0,
-    lastOpenedAt: null,
-    lastError: null,
-  },
+  demo: { available: true, reason: null, enabled: false, intervalMs: 5_000, opened: 0, lastOpenedAt: null, lastError: null },
   startedAt: Date.now(),
 };
 const health = () => ({
@@ -107,14 +84,7 @@ const loadGenerator: OperatorApi = {
   status: async () => status,
   health: async () => health(),
   overview: async () => ({
-    queueCounts: {
-      queued: wagers / 3,
-      requested: wagers / 3,
-      fulfilled: wagers / 3,
-      settled: 0,
-      expired: 0,
-      unknown: 0,
-    },
+    queueCounts: { queued: wagers / 3, requested: wagers / 3, fulfilled: wagers / 3, settled: 0, expired: 0, unknown: 0 },
     parkedPayouts: 0,
     cranksToday: { landed: 0, lost: 0, skipped: 0, failed: 0 },
     earnings: { today: totals, week: totals, all: totals },
@@ -198,16 +168,8 @@ const loadGenerator: OperatorApi = {
 
 const listeners = new Set<(event: OperatorEvent) => void>();
 const token = 'bench-token-0123456789abcdefghijklmnop';
-const http = createOperatorHttp({
-  api: loadGenerator,
-  onEvent: (l) => (listeners.add(l), () => listeners.delete(l)),
-  token,
-  uiDirectory: CONSOLE_UI_DIRECTORY,
-});
-const server = await listenPublicApi(
-  { fetch: http.withConsole(() => new Response('{"error":"not found"}', { status: 404 })) } as never,
-  { port: 0 },
-);
+const http = createOperatorHttp({ api: loadGenerator, onEvent: (l) => (listeners.add(l), () => listeners.delete(l)), token, uiDirectory: CONSOLE_UI_DIRECTORY });
+const server = await listenPublicApi({ fetch: http.withConsole(() => new Response('{"error":"not found"}', { status: 404 })) } as never, { port: 0 });
 
 // Every batch moves the next slice of wagers one state on, so every wager changes about every 1.5 s.
 const perBatch = Math.ceil(wagers / (1_500 / BATCH_MS));
@@ -234,25 +196,13 @@ const generator = setInterval(() => {
 // (script, style, layout, paint), not the 16.7 ms of a 60 Hz display it would otherwise always show.
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--disable-gpu',
-    '--disable-gpu-vsync',
-    '--disable-frame-rate-limit',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  args: ['--disable-gpu', '--disable-gpu-vsync', '--disable-frame-rate-limit', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(`${server.url}/console/#token=${token}`);
   await page.getByRole('link', { name: 'Queue' }).click();
-  await page
-    .getByText(rows[0]!.address.slice(0, 6))
-    .first()
-    .waitFor({ timeout: 30_000 })
-    .catch(() => undefined);
+  await page.getByText(rows[0]!.address.slice(0, 6)).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
   const updatesBefore = updates;
   // Runs in the page (a string: this file is compiled without the DOM types).
   const frames = (await page.evaluate(`new Promise((resolve) => {
@@ -271,8 +221,7 @@ try {
     requestAnimationFrame(step);
   })`)) as number[];
   const sorted = [...frames].sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
   console.log(
     JSON.stringify(
       {

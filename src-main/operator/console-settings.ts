@@ -7,6 +7,7 @@
 import Conf from 'conf';
 import { join } from 'node:path';
 import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
+import { checkHeartbeatUrl, DEFAULT_HEARTBEAT_EVERY_SECONDS } from '../alerts/heartbeat';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard } from '../keeper/shard';
 import { fleetHealthUrl } from './fleet-watch';
 import type { ClusterSetting, ConsoleSettings } from './operator-interface';
@@ -42,6 +43,8 @@ export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   fleetMembers: [],
   alertThresholds: DEFAULT_ALERT_THRESHOLDS,
   alertDesktopNotifications: true,
+  heartbeatUrl: '',
+  heartbeatEverySeconds: DEFAULT_HEARTBEAT_EVERY_SECONDS,
 };
 
 /** JSON schema (conf validates every write against it with ajv). */
@@ -72,10 +75,7 @@ export const CONSOLE_SETTINGS_SCHEMA = {
     type: 'array',
     items: {
       type: 'object',
-      properties: {
-        genesisHash: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' },
-        path: { type: 'string', minLength: 1 },
-      },
+      properties: { genesisHash: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' }, path: { type: 'string', minLength: 1 } },
       required: ['genesisHash', 'path'],
       additionalProperties: false,
     },
@@ -94,12 +94,10 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   shardTakeoverSlots: { type: 'integer', minimum: 1, maximum: 74, default: DEFAULT_SHARD_TAKEOVER_SLOTS },
   fleetMembers: { type: 'array', items: { type: 'string', pattern: '^https?://' }, default: [] },
   // Checked field by field by validateAlertThresholds (alert-service.ts); a threshold added later is filled from the defaults on read.
-  alertThresholds: {
-    type: 'object',
-    additionalProperties: { type: 'number', minimum: 0 },
-    default: DEFAULT_ALERT_THRESHOLDS,
-  },
+  alertThresholds: { type: 'object', additionalProperties: { type: 'number', minimum: 0 }, default: DEFAULT_ALERT_THRESHOLDS },
   alertDesktopNotifications: { type: 'boolean', default: true },
+  heartbeatUrl: { type: 'string', default: '' },
+  heartbeatEverySeconds: { type: 'integer', minimum: 1, maximum: 86_400, default: DEFAULT_HEARTBEAT_EVERY_SECONDS },
 } as const;
 
 /** Migrations by version (none yet: version 1.0.0 is the first schema). Append; never edit one that shipped. */
@@ -118,9 +116,7 @@ export function openHeadlessSettings(directory = headlessSettingsDirectory()): S
     projectName: 'wager-keeper',
     projectVersion: CONSOLE_SETTINGS_VERSION,
     // conf's types want its own schema type; ours is the same JSON schema written as a const.
-    schema: CONSOLE_SETTINGS_SCHEMA as unknown as ConstructorParameters<
-      typeof Conf<ConsoleSettings>
-    >[0] extends infer O
+    schema: CONSOLE_SETTINGS_SCHEMA as unknown as ConstructorParameters<typeof Conf<ConsoleSettings>>[0] extends infer O
       ? O extends { schema?: infer S }
         ? S
         : never
@@ -138,9 +134,7 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
   const checked: Partial<ConsoleSettings> = {};
   const integer = (name: keyof ConsoleSettings, value: unknown, min: number, max: number, what: string) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-      throw new Error(
-        `${name} must be ${what} (an integer from ${min} to ${max}), got ${JSON.stringify(value)}`,
-      );
+      throw new Error(`${name} must be ${what} (an integer from ${min} to ${max}), got ${JSON.stringify(value)}`);
     return value;
   };
   for (const [key, value] of Object.entries(changes) as [keyof ConsoleSettings, unknown][]) {
@@ -149,13 +143,7 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         checked.cluster = validateCluster(value);
         break;
       case 'priorityFeeMicroLamports':
-        checked.priorityFeeMicroLamports = integer(
-          key,
-          value,
-          0,
-          100_000_000,
-          'micro-lamports per compute unit',
-        );
+        checked.priorityFeeMicroLamports = integer(key, value, 0, 100_000_000, 'micro-lamports per compute unit');
         break;
       case 'maxInFlight':
         checked.maxInFlight = integer(key, value, 1, 4096, 'how many cranks may be in flight at once');
@@ -167,43 +155,21 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         checked.apiPort = integer(key, value, 0, 65_535, 'a TCP port (0: any free port)');
         break;
       case 'guardianPauseAfterSlots':
-        checked.guardianPauseAfterSlots = integer(
-          key,
-          value,
-          1,
-          149,
-          'slots a randomness request may wait before the guardian pauses new wagers (wagers expire at 150)',
-        );
+        checked.guardianPauseAfterSlots = integer(key, value, 1, 149, 'slots a randomness request may wait before the guardian pauses new wagers (wagers expire at 150)');
         break;
       case 'guardianResumeAfterSlots':
-        checked.guardianResumeAfterSlots = integer(
-          key,
-          value,
-          1,
-          10_000,
-          'slots of fulfilments before the guardian resumes new wagers',
-        );
+        checked.guardianResumeAfterSlots = integer(key, value, 1, 10_000, 'slots of fulfilments before the guardian resumes new wagers');
         break;
       case 'shardTakeoverSlots':
-        checked.shardTakeoverSlots = integer(
-          key,
-          value,
-          1,
-          74,
-          "slots another shard's wager waits before this keeper takes it over (twice that must fit in T_SETTLE = 150)",
-        );
+        checked.shardTakeoverSlots = integer(key, value, 1, 74, "slots another shard's wager waits before this keeper takes it over (twice that must fit in T_SETTLE = 150)");
         break;
       case 'shard':
-        if (typeof value !== 'string')
-          throw new Error(
-            'shard must be "I/N" (this keeper\'s index and the fleet\'s size), or empty for none',
-          );
+        if (typeof value !== 'string') throw new Error('shard must be "I/N" (this keeper\'s index and the fleet\'s size), or empty for none');
         if (value.trim() !== '') parseShard(value.trim().replace(/^--shard /, ''));
         checked.shard = value.trim();
         break;
       case 'fleetMembers':
-        if (!Array.isArray(value) || value.some((url) => typeof url !== 'string'))
-          throw new Error('fleetMembers must be a list of keeper API URLs');
+        if (!Array.isArray(value) || value.some((url) => typeof url !== 'string')) throw new Error('fleetMembers must be a list of keeper API URLs');
         // Each checked here (fleetHealthUrl throws a sentence naming the bad one).
         for (const url of value as string[]) fleetHealthUrl(url);
         checked.fleetMembers = [...new Set((value as string[]).map((url) => url.trim().replace(/\/+$/, '')))];
@@ -216,39 +182,29 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         checked[key] = value;
         break;
       case 'apiHost':
-        if (typeof value !== 'string' || value.trim() === '')
-          throw new Error('apiHost must be an address of this machine, like 127.0.0.1');
+        if (typeof value !== 'string' || value.trim() === '') throw new Error('apiHost must be an address of this machine, like 127.0.0.1');
         checked.apiHost = value.trim();
         break;
       case 'corsOrigins':
-        if (
-          !Array.isArray(value) ||
-          value.some((origin) => typeof origin !== 'string' || !/^https?:\/\/[^/]+$/.test(origin))
-        )
-          throw new Error(
-            'corsOrigins must be origins like https://app.example.com (scheme and host, no path)',
-          );
+        if (!Array.isArray(value) || value.some((origin) => typeof origin !== 'string' || !/^https?:\/\/[^/]+$/.test(origin)))
+          throw new Error('corsOrigins must be origins like https://app.example.com (scheme and host, no path)');
         checked.corsOrigins = value as string[];
+        break;
+      case 'heartbeatEverySeconds':
+        checked.heartbeatEverySeconds = integer(key, value, 1, 86_400, 'seconds between heartbeat pings');
+        break;
+      case 'heartbeatUrl':
+        if (typeof value !== 'string') throw new Error('heartbeatUrl must be an http:// or https:// URL, or empty for none');
+        checked.heartbeatUrl = value.trim() === '' ? '' : checkHeartbeatUrl(value.trim());
         break;
       case 'alertThresholds':
       case 'alertDesktopNotifications':
         throw new Error(`${key} is saved through saveAlertSettings (Settings → Alerts)`);
       case 'deploymentFiles':
         // Written by loadDeployment (which checks each file against its cluster), not typed in a form.
-        if (
-          !Array.isArray(value) ||
-          value.some(
-            (entry: { genesisHash?: unknown; path?: unknown }) =>
-              typeof entry?.genesisHash !== 'string' ||
-              !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(entry.genesisHash) ||
-              typeof entry.path !== 'string' ||
-              entry.path === '',
-          )
-        )
+        if (!Array.isArray(value) || value.some((entry: { genesisHash?: unknown; path?: unknown }) => typeof entry?.genesisHash !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(entry.genesisHash) || typeof entry.path !== 'string' || entry.path === ''))
           throw new Error('deploymentFiles must be a list of {genesisHash, path}');
-        checked.deploymentFiles = (value as { genesisHash: string; path: string }[]).map(
-          ({ genesisHash, path }) => ({ genesisHash, path }),
-        );
+        checked.deploymentFiles = (value as { genesisHash: string; path: string }[]).map(({ genesisHash, path }) => ({ genesisHash, path }));
         break;
       default:
         throw new Error(`unknown setting '${String(key)}'`);
@@ -260,27 +216,13 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
 function validateCluster(value: unknown): ClusterSetting {
   const cluster = value as Partial<ClusterSetting> | null;
   if (cluster?.kind === 'embedded') return { kind: 'embedded' };
-  if (cluster?.kind !== 'rpc')
-    throw new Error("cluster must be { kind: 'embedded' } or { kind: 'rpc', rpcUrl, wsUrl }");
+  if (cluster?.kind !== 'rpc') throw new Error("cluster must be { kind: 'embedded' } or { kind: 'rpc', rpcUrl, wsUrl }");
   const { rpcUrl, wsUrl } = cluster as { rpcUrl?: unknown; wsUrl?: unknown };
   if (typeof rpcUrl !== 'string' || !isUrl(rpcUrl, ['http:', 'https:']))
-    throw new Error(
-      `the RPC URL must be an http:// or https:// URL, like https://api.devnet.solana.com; got ${JSON.stringify(rpcUrl)}`,
-    );
-  if (
-    wsUrl !== null &&
-    wsUrl !== undefined &&
-    wsUrl !== '' &&
-    (typeof wsUrl !== 'string' || !isUrl(wsUrl, ['ws:', 'wss:']))
-  )
-    throw new Error(
-      `the WebSocket URL must be a ws:// or wss:// URL (or empty: the RPC's host with port + 1); got ${JSON.stringify(wsUrl)}`,
-    );
-  return {
-    kind: 'rpc',
-    rpcUrl: rpcUrl.trim(),
-    wsUrl: typeof wsUrl === 'string' && wsUrl !== '' ? wsUrl.trim() : null,
-  };
+    throw new Error(`the RPC URL must be an http:// or https:// URL, like https://api.devnet.solana.com; got ${JSON.stringify(rpcUrl)}`);
+  if (wsUrl !== null && wsUrl !== undefined && wsUrl !== '' && (typeof wsUrl !== 'string' || !isUrl(wsUrl, ['ws:', 'wss:'])))
+    throw new Error(`the WebSocket URL must be a ws:// or wss:// URL (or empty: the RPC's host with port + 1); got ${JSON.stringify(wsUrl)}`);
+  return { kind: 'rpc', rpcUrl: rpcUrl.trim(), wsUrl: typeof wsUrl === 'string' && wsUrl !== '' ? wsUrl.trim() : null };
 }
 
 function isUrl(value: string, protocols: string[]): boolean {

@@ -8,15 +8,7 @@
  * stakes); counters and per-crank fees are numbers. Times are Unix ms.
  */
 
-import type {
-  AlertChannelKind,
-  AlertChannelStatus,
-  AlertMessage,
-  AlertName,
-  AlertSeverity,
-  AlertState,
-  AlertThresholds,
-} from '../alerts/alert-types';
+import type { AlertChannelKind, AlertChannelStatus, AlertMessage, AlertName, AlertSeverity, AlertState, AlertThresholds, HeartbeatView } from '../alerts/alert-types';
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
 import type { StepTally } from '../store/step-tally';
 import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
@@ -29,8 +21,7 @@ export const ACTIVE_WAGER_STATES: readonly WagerState[] = ['queued', 'requested'
 /** landed; lost to another keeper; skipped (not the right moment any more); failed (retried with backoff). */
 export const CRANK_OUTCOMES = ['landed', 'lost', 'skipped', 'failed'] as const;
 export type CrankOutcome = (typeof CRANK_OUTCOMES)[number];
-export type CrankStepName =
-  'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
+export type CrankStepName = 'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
 
 /** T_SETTLE (spec): the request window is open+2 .. open+150; past open+150 an unfulfilled wager expires. */
 export const REQUEST_DELAY_SLOTS = 2;
@@ -116,12 +107,7 @@ export interface StatusView {
   /** Which host runs the core: the desktop app or a headless `serve`/`keeper`. */
   host: 'desktop' | 'headless';
   cluster: ClusterView | null;
-  keeper: {
-    address: string;
-    keySource: KeySource;
-    /** "I/N" when this keeper is one of a fleet (`--shard` or Settings → Fleet), else null. */ shard:
-      string | null;
-  } | null;
+  keeper: { address: string; keySource: KeySource; /** "I/N" when this keeper is one of a fleet (`--shard` or Settings → Fleet), else null. */ shard: string | null } | null;
   /** The crank loop sends nothing new while paused (in-flight sends finish). Saved in the settings. */
   paused: boolean;
   /** The public /v1 API of this keeper. */
@@ -132,6 +118,8 @@ export interface StatusView {
   demo: DemoView;
   /** Unix ms the current core started (changes on every cluster switch). */
   startedAt: number;
+  /** The dead man's switch (heartbeat URL masked), or null when none is configured. */
+  heartbeat?: HeartbeatView | null;
 }
 
 export interface RunwayView {
@@ -184,13 +172,7 @@ export interface InspectionView {
   /** An open wager's slots (null once closed). */
   slots: { openSlot: number; expirySlot: number; currentSlot: number } | null;
   /** The paytable the wager was opened with, row by row, and the row its randomness drew (null when unreadable). */
-  paytable: {
-    name: string;
-    address: string;
-    totalWeight: number;
-    rows: { bucket: number; weight: number; multiplierBps: number }[];
-    drawn: number | null;
-  } | null;
+  paytable: { name: string; address: string; totalWeight: number; rows: { bucket: number; weight: number; multiplierBps: number }[]; drawn: number | null } | null;
 }
 
 /** A wager found for a wallet or token account (support's search), with how that address is in it. */
@@ -223,44 +205,14 @@ export type AddressSearchView =
       /** Set when only the newest part of a long history was read. */
       note: string | null;
     }
-  | {
-      kind: 'notOurs';
-      address: string;
-      what:
-        | 'notAddress'
-        | 'program'
-        | 'mint'
-        | 'tokenAccount'
-        | 'serviceAccount'
-        | 'otherAccount'
-        | 'nothingHere';
-      message: string;
-    };
+  | { kind: 'notOurs'; address: string; what: 'notAddress' | 'program' | 'mint' | 'tokenAccount' | 'serviceAccount' | 'otherAccount' | 'nothingHere'; message: string };
 
-export type {
-  ActionCheckView,
-  ClaimBalanceView,
-  ClaimPreviewView,
-  LiquidityRequestView,
-  LiquidityView,
-  LpPositionView,
-  RefusalView,
-  WhenView,
-} from './liquidity-interface';
+export type { ActionCheckView, ClaimBalanceView, ClaimPreviewView, LiquidityRequestView, LiquidityView, LpPositionView, RefusalView, WhenView } from './liquidity-interface';
 
 /** What a crank the operator asked for (Strike epoch, Claim, Claim payout now) did: the transaction and the fee earned, or the refusal named. */
 export type CrankActionView =
-  | {
-      outcome: 'landed';
-      signature: string;
-      feeLamports: number;
-      /** A claim's: the owner's new balance of what it received. */ balance?: ClaimBalanceView;
-    }
-  | {
-      outcome: 'lost' | 'skipped' | 'failed';
-      /** The refusal's stable code (e.g. `epochNotClosed`) or the error. */ error: string;
-      /** The same in words, with the next step. */ sentence?: string;
-    };
+  | { outcome: 'landed'; signature: string; feeLamports: number; /** A claim's: the owner's new balance of what it received. */ balance?: ClaimBalanceView }
+  | { outcome: 'lost' | 'skipped' | 'failed'; /** The refusal's stable code (e.g. `epochNotClosed`) or the error. */ error: string; /** The same in words, with the next step. */ sentence?: string };
 
 /**
  * Which faucet the Faucet screen uses: this keeper's own when it holds the test mint's authority; else
@@ -435,6 +387,9 @@ export interface ConsoleSettings {
   alertThresholds: AlertThresholds;
   /** Every alert also becomes a system notification of the desktop app. */
   alertDesktopNotifications: boolean;
+  /** The dead man's switch: a GET to this URL every heartbeatEverySeconds while the keeper is ready ('' = none; `--heartbeat-url` wins). */
+  heartbeatUrl: string;
+  heartbeatEverySeconds: number;
 }
 
 export interface KeyView {
@@ -452,16 +407,7 @@ export interface SettingsView {
 }
 
 export type ConnectionTest =
-  | {
-      ok: true;
-      rpcUrl: string;
-      version: string;
-      slot: number;
-      genesisHash: string;
-      cluster: ClusterName;
-      latencyMs: number;
-      wagerKeeperLocalnet: boolean;
-    }
+  | { ok: true; rpcUrl: string; version: string; slot: number; genesisHash: string; cluster: ClusterName; latencyMs: number; wagerKeeperLocalnet: boolean }
   | { ok: false; rpcUrl: string; error: string };
 
 /** What saving settings did: `restarted` when the core was restarted (cluster, key or loop options changed). */
@@ -599,13 +545,7 @@ export interface OperatorApi {
   /** The pool, the live epoch, liquidity requests (all, or one owner's) and share price history. */
   liquidity(args: { owner: string | null }): Promise<LiquidityView>;
   /** Strikes the live epoch now (also while paused: the operator chose it). */
-  strikeEpoch(
-    args:
-      | {
-          /** The epoch the operator saw: answered "already struck" when the live epoch moved on. */ epoch?: number;
-        }
-      | undefined,
-  ): Promise<CrankActionView>;
+  strikeEpoch(args: { /** The epoch the operator saw: answered "already struck" when the live epoch moved on. */ epoch?: number } | undefined): Promise<CrankActionView>;
   /** Claims one struck deposit or withdrawal request for its owner. */
   claimLiquidity(args: { request: string }): Promise<CrankActionView>;
   /** The local oracle of a wager-keeper localnet, or null on any other cluster. */
@@ -631,10 +571,7 @@ export interface OperatorApi {
   /** The alert thresholds, which of them flags set, desktop notifications and the channels. */
   alertSettings(): Promise<AlertSettingsView>;
   /** Saves thresholds (those set by flags are refused) and the desktop notification switch. */
-  saveAlertSettings(args: {
-    thresholds?: Partial<AlertThresholds>;
-    desktopNotifications?: boolean;
-  }): Promise<AlertSettingsView>;
+  saveAlertSettings(args: { thresholds?: Partial<AlertThresholds>; desktopNotifications?: boolean }): Promise<AlertSettingsView>;
   /** Adds a webhook channel (`format` defaults to json); the URL is kept as a secret and shown masked. */
   addAlertChannel(args: { url: string; format?: AlertChannelKind }): Promise<AlertSettingsView>;
   removeAlertChannel(args: { id: string }): Promise<AlertSettingsView>;
@@ -691,8 +628,7 @@ type Missing = Exclude<OperatorMethod, (typeof OPERATOR_METHODS)[number]>;
 export const ALL_METHODS_LISTED: Missing extends never ? true : never = true;
 
 /** The argument of a method (every method takes at most one object). */
-export type OperatorArgs<M extends OperatorMethod> =
-  Parameters<OperatorApi[M]> extends [infer A] ? A : undefined;
+export type OperatorArgs<M extends OperatorMethod> = Parameters<OperatorApi[M]> extends [infer A] ? A : undefined;
 export type OperatorResult<M extends OperatorMethod> = Awaited<ReturnType<OperatorApi[M]>>;
 
 /** Live events the core pushes; the UI folds them into its query cache. Records and steps come in batches. */

@@ -19,6 +19,7 @@ import { createLogger } from '../logging';
 import { GUARDIAN_KEYCHAIN_ACCOUNT } from '../secrets/guardian-key';
 import { KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { solanaNetworkId } from '../chain/network-id';
+import { createHeartbeat, type HeartbeatBeat } from '../alerts/heartbeat';
 import { createAlertService } from './alert-service';
 import { createConsoleFaucet } from './console-faucet';
 import { createGuardianService } from './guardian-service';
@@ -112,27 +113,14 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const rows = createQueueRows();
   const relay = createKeeperEventRelay({ emit, keeperEvents, guardianEvents, rows });
   // The fleet watch is told where to send its peers' keys before the control exists (it starts with the service).
-  const fleet = createFleetService(options, {
-    peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers),
-  });
-  const control = createKeeperControl(options, {
-    emit,
-    relay,
-    rows,
-    apiUrl: () => hostListeners.apiUrl,
-    apiError: () => hostListeners.apiError,
-    fleetPeers: () => fleet.peers(),
-  });
+  const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
+  const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, apiError: () => hostListeners.apiError, fleetPeers: () => fleet.peers(), heartbeat: () => heartbeat.view() });
   const keys = createKeeperKeyService(control, options);
   const alerts = createAlertService(control, options, { emit });
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
-    ...createSettingsService(control, options, {
-      keyView: keys.keyView,
-      emit,
-      fleetMembersChanged: fleet.membersChanged,
-    }),
+    ...createSettingsService(control, options, { keyView: keys.keyView, emit, fleetMembersChanged: fleet.membersChanged }),
     ...fleet.api,
     ...keys.api,
     ...createGuardianService(control, options, emit),
@@ -142,7 +130,23 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     ...createLocalOracleService(control, options),
     ...alerts.api,
   };
-  const hostListeners = createHostListeners(control, options, { api, onEvent, keeperEvents, guardianEvents });
+  // GET /v1/ready and the dead man's switch: the alert engine's readiness over the live health.
+  const readiness = () => alerts.readiness();
+  const hostListeners = createHostListeners(control, options, { api, onEvent, keeperEvents, guardianEvents, readiness });
+  const heartbeat = createHeartbeat({
+    config: () => {
+      const { heartbeatUrl, heartbeatEverySeconds } = control.settings();
+      return heartbeatUrl ? { url: heartbeatUrl, everySeconds: heartbeatEverySeconds } : null;
+    },
+    readiness,
+    log,
+    onBeat: (beat) => {
+      // The console's status line shows the heartbeat: tell it when that changes, not at every ping.
+      if (beat !== lastBeat) control.emitStatus();
+      lastBeat = beat;
+    },
+  });
+  let lastBeat: HeartbeatBeat | undefined;
 
   const service: OperatorService = {
     api,
@@ -150,9 +154,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     guardianEvents,
     onEvent,
     async start() {
-      const initialCluster =
-        options.flags.cluster ??
-        (options.host === 'desktop' ? options.settings.store.cluster : { kind: 'embedded' as const });
+      const initialCluster = options.flags.cluster ?? (options.host === 'desktop' ? options.settings.store.cluster : { kind: 'embedded' as const });
       // Headless commands stop and exit 1 on either failure. The desktop app keeps what it can: a /v1 port
       // that cannot listen is in status.apiError (host-listeners.ts) and the keeper still starts on its
       // chain; a core that cannot start is in status.error.
@@ -163,10 +165,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
           await service.stop();
           throw error;
         }
-        log.error(
-          { error: (error as Error).message },
-          'a listener could not start: the keeper starts without it',
-        );
+        log.error({ error: (error as Error).message }, 'a listener could not start: the keeper starts without it');
       }
       try {
         await control.start(initialCluster);
@@ -177,9 +176,11 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
         }
       }
       control.startProbe();
+      heartbeat.start();
       fleet.membersChanged(); // the fleet watch runs from the start: the keeper learns its peers' keys
     },
     async stop() {
+      heartbeat.stop();
       fleet.stop();
       await control.stop();
       await hostListeners.stop();
@@ -190,11 +191,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
       if (!keeper) return;
       log.info('back from sleep: sweeping for new wagers and sending what is due now');
       // A failed sweep (the network not back yet) must not hold up the pass; the regular sweep retries.
-      await keeper
-        .sweep()
-        .catch((error: unknown) =>
-          log.warn({ error: (error as Error).message }, 'the sweep after sleep failed; the next one retries'),
-        );
+      await keeper.sweep().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'the sweep after sleep failed; the next one retries'));
       await keeper.tick();
     },
     describe: () => {
@@ -214,12 +211,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
         network: chain?.view.genesisHash ? solanaNetworkId(chain.view.genesisHash) : null,
         manifest: chain?.manifest ?? null,
         deployment: chain?.deployment ?? null,
-        guardian: keeperSide?.core.guardian
-          ? {
-              address: keeperSide.core.guardian.address,
-              automatic: keeperSide.core.guardian.state().automatic,
-            }
-          : null,
+        guardian: keeperSide?.core.guardian ? { address: keeperSide.core.guardian.address, automatic: keeperSide.core.guardian.state().automatic } : null,
       };
     },
   };

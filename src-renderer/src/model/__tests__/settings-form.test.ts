@@ -2,13 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALERT_THRESHOLDS } from '../../../../src-main/alerts/alert-types';
 import type { ConsoleSettings } from '../../../../src-main/operator/operator-interface';
-import {
-  clusterChoiceOf,
-  clusterFromForm,
-  optionsFormOf,
-  parseOptionsForm,
-  splitOrigins,
-} from '../settings-form';
+import { clusterChoiceOf, clusterFromForm, optionsFormOf, parseOptionsForm, splitOrigins } from '../settings-form';
 
 const saved: ConsoleSettings = {
   cluster: { kind: 'embedded' },
@@ -35,22 +29,14 @@ const saved: ConsoleSettings = {
 describe('cluster choice', () => {
   it('recognises the presets from the saved RPC URL', () => {
     expect(clusterChoiceOf({ kind: 'embedded' })).toBe('embedded');
-    expect(clusterChoiceOf({ kind: 'rpc', rpcUrl: 'https://api.devnet.solana.com', wsUrl: null })).toBe(
-      'devnet',
-    );
-    expect(clusterChoiceOf({ kind: 'rpc', rpcUrl: 'https://api.mainnet-beta.solana.com', wsUrl: null })).toBe(
-      'mainnet-beta',
-    );
+    expect(clusterChoiceOf({ kind: 'rpc', rpcUrl: 'https://api.devnet.solana.com', wsUrl: null })).toBe('devnet');
+    expect(clusterChoiceOf({ kind: 'rpc', rpcUrl: 'https://api.mainnet-beta.solana.com', wsUrl: null })).toBe('mainnet-beta');
     expect(clusterChoiceOf({ kind: 'rpc', rpcUrl: 'http://127.0.0.1:8899', wsUrl: null })).toBe('custom');
   });
 
   it('builds the cluster to save, or says what is wrong with each URL', () => {
     expect(clusterFromForm('embedded', 'ignored', '')).toEqual({ cluster: { kind: 'embedded' }, errors: {} });
-    expect(clusterFromForm('custom', ' http://127.0.0.1:8899 ', '').cluster).toEqual({
-      kind: 'rpc',
-      rpcUrl: 'http://127.0.0.1:8899',
-      wsUrl: null,
-    });
+    expect(clusterFromForm('custom', ' http://127.0.0.1:8899 ', '').cluster).toEqual({ kind: 'rpc', rpcUrl: 'http://127.0.0.1:8899', wsUrl: null });
     expect(clusterFromForm('custom', 'http://127.0.0.1:8899', 'ws://127.0.0.1:8900').cluster).toEqual({
       kind: 'rpc',
       rpcUrl: 'http://127.0.0.1:8899',
@@ -66,44 +52,25 @@ describe('cluster choice', () => {
 
 describe('options form', () => {
   it('saves only what changed, converting seconds to milliseconds and splitting origins', () => {
-    const form = {
-      ...optionsFormOf(saved),
-      maxInFlight: '64',
-      demoIntervalSeconds: '2.5',
-      corsOrigins: 'https://a.example, https://b.example\nhttp://c.example:8080',
-    };
+    const form = { ...optionsFormOf(saved), maxInFlight: '64', demoIntervalSeconds: '2.5', corsOrigins: 'https://a.example, https://b.example\nhttp://c.example:8080' };
     expect(parseOptionsForm(form, saved)).toEqual({
-      changes: {
-        maxInFlight: 64,
-        demoIntervalMs: 2_500,
-        corsOrigins: ['https://a.example', 'https://b.example', 'http://c.example:8080'],
-      },
+      changes: { maxInFlight: 64, demoIntervalMs: 2_500, corsOrigins: ['https://a.example', 'https://b.example', 'http://c.example:8080'] },
       errors: {},
     });
     expect(parseOptionsForm(optionsFormOf(saved), saved)).toEqual({ changes: {}, errors: {} });
   });
 
   it('gives an inline error per field that is not a number, out of range or malformed', () => {
-    const form = {
-      ...optionsFormOf(saved),
-      priorityFeeMicroLamports: 'abc',
-      maxInFlight: '0',
-      demoIntervalSeconds: '0.1',
-      apiPort: '70000',
-      apiHost: ' ',
-      corsOrigins: 'https://ok.example/path',
-    };
+    const form = { ...optionsFormOf(saved), priorityFeeMicroLamports: 'abc', maxInFlight: '0', demoIntervalSeconds: '0.1', apiPort: '70000', apiHost: ' ', corsOrigins: 'https://ok.example/path' };
     const { changes, errors } = parseOptionsForm(form, saved);
     expect(changes).toEqual({});
     expect(errors).toEqual({
-      priorityFeeMicroLamports:
-        '"abc" is not a whole number: enter micro-lamports per compute unit (0: no priority fee)',
+      priorityFeeMicroLamports: '"abc" is not a whole number: enter micro-lamports per compute unit (0: no priority fee)',
       maxInFlight: 'Must be from 1 to 4,096',
       demoIntervalSeconds: 'Must be from 0.5 to 3,600 s',
       apiPort: 'Must be from 0 to 65,535',
       apiHost: 'Enter an address of this machine, like 127.0.0.1',
-      corsOrigins:
-        '"https://ok.example/path" is not an origin: write the scheme and host only, like https://app.example.com',
+      corsOrigins: '"https://ok.example/path" is not an origin: write the scheme and host only, like https://app.example.com',
     });
   });
 
@@ -113,10 +80,7 @@ describe('options form', () => {
   });
 
   it('splits origins on commas, spaces and new lines', () => {
-    expect(splitOrigins('https://a.example,\n https://b.example  ')).toEqual([
-      'https://a.example',
-      'https://b.example',
-    ]);
+    expect(splitOrigins('https://a.example,\n https://b.example  ')).toEqual(['https://a.example', 'https://b.example']);
     expect(splitOrigins('')).toEqual([]);
   });
 });
