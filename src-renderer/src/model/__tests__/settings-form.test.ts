@@ -24,6 +24,8 @@ const saved: ConsoleSettings = {
   fleetMembers: [],
   alertThresholds: DEFAULT_ALERT_THRESHOLDS,
   alertDesktopNotifications: true,
+  heartbeatUrl: '',
+  heartbeatEverySeconds: 30,
 };
 
 describe('cluster choice', () => {
