@@ -48,7 +48,12 @@ export interface AlertChannel {
   readonly kind: AlertChannelKind;
   /** The target with its secrets masked (never the whole URL or token). */
   readonly label: string;
-  send(message: AlertMessage): Promise<void>;
+  /** `options` (the dispatcher's): per-attempt timeout and attempts in all; a channel may ignore them. */
+  send(message: AlertMessage, options?: AlertSendOptions): Promise<void>;
+}
+export interface AlertSendOptions {
+  timeoutMs?: number;
+  attempts?: number;
 }
 export type AlertChannelKind = 'desktop' | 'json' | 'slack' | 'discord' | 'telegram' | 'pagerduty';
 
@@ -61,6 +66,8 @@ export interface AlertChannelStatus {
   ok: boolean | null;
   lastError: string | null;
   lastSentAt: string | null;
+  /** When the last failure happened (null or absent: none since the last success). */
+  lastFailedAt?: string | null;
 }
 
 /** The thresholds, each settable in Settings → Alerts and by flags. */

@@ -4,6 +4,8 @@
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard, ShardFormatError, type Shard } from '../keeper/shard';
+import { parseAlertWebhook, type AlertWebhookSpec } from '../alerts/channels/webhook-flag';
+import { AlertWebhookError } from '../alerts/channels/webhook-request';
 
 /** A command line the command cannot run with: wrong, missing or conflicting flags. Exit code 2. */
 export class UsageError extends Error {}
@@ -79,4 +81,21 @@ export function shardFlags(values: { shard?: string; 'shard-takeover-slots'?: st
   // A dead member's wager waits it twice (request, then settle): both must fit inside T_SETTLE = 150.
   if (takeoverSlots >= 75) throw new UsageError(`--shard-takeover-slots must be below 75 (a dead member's wager waits it twice, for its request and its settlement, inside T_SETTLE = 150), got ${takeoverSlots}`);
   return { ...shard, takeoverSlots };
+}
+
+/**
+ * `--alert-webhook [FORMAT=]URL` of `keeper` and `serve`, repeatable (docs/alerts.md, *Channels*): this
+ * run's webhook channels, or undefined without the flag. A bad value is a usage error that never repeats the URL.
+ */
+export function alertWebhookFlags(values: { 'alert-webhook'?: string[] }): AlertWebhookSpec[] | undefined {
+  const given = values['alert-webhook'];
+  if (!given?.length) return undefined;
+  return given.map((value) => {
+    try {
+      return parseAlertWebhook(value);
+    } catch (error) {
+      if (error instanceof AlertWebhookError) throw new UsageError(`--alert-webhook: ${error.message}`);
+      throw error;
+    }
+  });
 }

@@ -17,7 +17,7 @@ import { deploymentSummary } from '../deployment/deployment';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { shardLabel } from '../keeper/shard';
-import { integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
+import { alertWebhookFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 
@@ -53,6 +53,7 @@ export const KEEPER_OPTIONS = {
   'guardian-resume-after-slots': { type: 'string' },
   shard: { type: 'string' },
   'shard-takeover-slots': { type: 'string' },
+  'alert-webhook': { type: 'string', multiple: true },
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -69,6 +70,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
   const guardian = guardianFlags(values);
   const shard = shardFlags(values);
+  const alertWebhooks = alertWebhookFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
@@ -89,6 +91,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...(faucet ? { faucet } : {}),
       ...guardian,
       ...(shard ? { shard } : {}),
+      ...(alertWebhooks ? { alertWebhooks } : {}),
     },
     readyLine: (described) => ({
       api: described.apiUrl,

@@ -7,7 +7,7 @@
  * unless --host. With --rpc the deployment is --deployment FILE or found by the cluster's genesis hash;
  * with none known, serve exits 1 saying so.
  */
-import { parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
+import { alertWebhookFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
 import { shardLabel } from '../keeper/shard';
 import { generateKeyPairSigner } from '@solana/kit';
 import { deploymentSummary } from '../deployment/deployment';
@@ -34,6 +34,7 @@ export const SERVE_OPTIONS = {
   'gateway-port': { type: 'string' },
   shard: { type: 'string' },
   'shard-takeover-slots': { type: 'string' },
+  'alert-webhook': { type: 'string', multiple: true },
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -53,6 +54,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
   const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
   const shard = shardFlags(values);
+  const alertWebhooks = alertWebhookFlags(values);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: true,
@@ -68,6 +70,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       corsOrigins: values['cors-origin'],
       metricsPort,
       ...(shard ? { shard } : {}),
+      ...(alertWebhooks ? { alertWebhooks } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
     companion: async (described) => {

@@ -6,6 +6,7 @@ import type { Address, KeyPairSigner } from '@solana/kit';
 import type { Logger } from 'pino';
 import type { SettingsBackend } from './console-settings';
 import type { Shard } from '../keeper/shard';
+import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import type { ClusterSetting, ConsoleSettings } from './operator-interface';
 
 /** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
@@ -33,6 +34,8 @@ export interface OperatorFlags {
   guardianResumeAfterSlots?: number;
   /** --shard I/N [--shard-takeover-slots N]: this run's place in a fleet, over Settings → Fleet's. */
   shard?: Shard;
+  /** --alert-webhook [FORMAT=]URL (repeatable): this run's webhook channels, instead of Settings → Alerts' (never saved). */
+  alertWebhooks?: AlertWebhookSpec[];
 }
 
 export interface OperatorServiceOptions {

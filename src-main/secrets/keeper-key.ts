@@ -33,7 +33,7 @@ const entry = (account: string) => new Entry(KEYCHAIN_SERVICE, account, { linux:
  * keyring library can still answer from the kernel keyring, which forgets everything at reboot: a keeper
  * key kept only there would be lost with its funds. So no bus, no keychain.
  */
-function sessionBusProblem(): string | undefined {
+export function sessionBusProblem(): string | undefined {
   if (process.platform !== 'linux') return undefined;
   const address = process.env.DBUS_SESSION_BUS_ADDRESS;
   if (!address) return 'no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)';
