@@ -6,6 +6,7 @@ import type { Address, KeyPairSigner } from '@solana/kit';
 import type { Logger } from 'pino';
 import type { SettingsBackend } from './console-settings';
 import type { Shard } from '../keeper/shard';
+import type { AlertThresholds } from '../alerts/alert-types';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import type { ClusterSetting, ConsoleSettings } from './operator-interface';
 
@@ -34,6 +35,8 @@ export interface OperatorFlags {
   guardianResumeAfterSlots?: number;
   /** --shard I/N [--shard-takeover-slots N]: this run's place in a fleet, over Settings → Fleet's. */
   shard?: Shard;
+  /** --alert-balance-warning, --alert-runway-hours, ... (keeper-flags): these thresholds for this run, over Settings → Alerts'. */
+  alertThresholds?: Partial<AlertThresholds>;
   /** --alert-webhook [FORMAT=]URL (repeatable): this run's webhook channels, instead of Settings → Alerts' (never saved). */
   alertWebhooks?: AlertWebhookSpec[];
 }

@@ -116,7 +116,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
   const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, apiError: () => hostListeners.apiError, fleetPeers: () => fleet.peers(), heartbeat: () => heartbeat.view() });
   const keys = createKeeperKeyService(control, options);
-  const alerts = createAlertService(control, options, { emit });
+  const alerts = createAlertService(control, options, { emit, keeperEvents, fleet: () => fleet.api.fleet(), liquidity: () => api.liquidity({ owner: null }) });
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
@@ -176,11 +176,13 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
         }
       }
       control.startProbe();
+      alerts.start();
       heartbeat.start();
       fleet.membersChanged(); // the fleet watch runs from the start: the keeper learns its peers' keys
     },
     async stop() {
       heartbeat.stop();
+      alerts.stop();
       fleet.stop();
       await control.stop();
       await hostListeners.stop();
