@@ -10,6 +10,7 @@ const REQUIRED = [
   { command: 'dbus-run-session', debianPackage: 'dbus' }, // a session bus for the OS keychain tests
   { command: 'gnome-keyring-daemon', debianPackage: 'gnome-keyring' }, // the Secret Service behind @napi-rs/keyring
   { command: 'chromium', debianPackage: 'chromium' }, // the console's browser tests (Playwright drives /usr/bin/chromium)
+  { command: 'promtool', debianPackage: 'prometheus' }, // checks and unit-tests monitoring/'s alert rules
 ];
 
 const isOnPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

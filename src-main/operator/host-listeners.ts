@@ -10,6 +10,7 @@ import type { GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { KeeperControl } from './keeper-control';
 import { createKeeperMetrics } from './metrics';
+import { operatorMetricReadings } from './metric-readings';
 import { createOperatorHttp } from './operator-http';
 import { OPERATOR_HTTP, type OperatorApi, type OperatorEvent } from './operator-interface';
 import type { ResolvedOperatorOptions } from './operator-options';
@@ -91,7 +92,7 @@ export function createHostListeners(
       corsOrigins = [...allowedOrigins];
       if (flags.metricsPort !== undefined) {
         const port = flags.metricsPort;
-        const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: service.keeperEvents }, { events: service.guardianEvents })), port).catch((error: unknown) => {
+        const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: service.keeperEvents }, { events: service.guardianEvents }, operatorMetricReadings(service.api))), port).catch((error: unknown) => {
           throw listenError(error, '--metrics-port', '127.0.0.1', port);
         });
         stopHost.push(() => new Promise<void>((resolve) => metrics.server.close(() => resolve())));

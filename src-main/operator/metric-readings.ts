@@ -1,0 +1,26 @@
+/**
+ * The live readings behind the metrics that no keeper event carries (RPC round trip, oracle requests
+ * waiting, new wagers paused, fleet members answering), read at each scrape from the operator service that
+ * `keeper`, `serve` and the desktop app all run: its once-a-second RPC probe, Settings → Guardian's view of
+ * the config on chain, and its fleet watch.
+ */
+import type { LiveMetricSource } from './metrics';
+import type { OperatorApi } from './operator-interface';
+
+export function operatorMetricReadings(
+  api: Pick<OperatorApi, 'health' | 'guardian' | 'fleet'>,
+): LiveMetricSource {
+  return async () => {
+    const [health, guardian, fleet] = await Promise.all([
+      api.health(),
+      api.guardian().catch(() => null),
+      api.fleet().catch(() => []),
+    ]);
+    return {
+      rpcLatencyMs: health.rpcLatencyMs,
+      oracleWait: health.oracleWait,
+      newWagersPaused: guardian?.paused ?? null,
+      fleetMembers: fleet.map((member) => ({ url: member.url, shard: member.shard, silent: member.stale })),
+    };
+  };
+}
