@@ -17,6 +17,7 @@ import { deploymentSummary } from '../deployment/deployment';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { shardLabel } from '../keeper/shard';
+import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
 import { alertWebhookFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
 import { DEFAULT_API_PORT } from './keeper-runtime';
@@ -54,6 +55,7 @@ export const KEEPER_OPTIONS = {
   shard: { type: 'string' },
   'shard-takeover-slots': { type: 'string' },
   'alert-webhook': { type: 'string', multiple: true },
+  ...ALERT_THRESHOLD_OPTIONS,
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -71,6 +73,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const guardian = guardianFlags(values);
   const shard = shardFlags(values);
   const alertWebhooks = alertWebhookFlags(values);
+  const alertThresholds = alertThresholdFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
@@ -92,6 +95,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...guardian,
       ...(shard ? { shard } : {}),
       ...(alertWebhooks ? { alertWebhooks } : {}),
+      ...(alertThresholds ? { alertThresholds } : {}),
     },
     readyLine: (described) => ({
       api: described.apiUrl,

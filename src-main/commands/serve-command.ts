@@ -7,6 +7,7 @@
  * unless --host. With --rpc the deployment is --deployment FILE or found by the cluster's genesis hash;
  * with none known, serve exits 1 saying so.
  */
+import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
 import { alertWebhookFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
 import { shardLabel } from '../keeper/shard';
 import { generateKeyPairSigner } from '@solana/kit';
@@ -35,6 +36,7 @@ export const SERVE_OPTIONS = {
   shard: { type: 'string' },
   'shard-takeover-slots': { type: 'string' },
   'alert-webhook': { type: 'string', multiple: true },
+  ...ALERT_THRESHOLD_OPTIONS,
   'no-console': { type: 'boolean' },
 } as const;
 
@@ -55,6 +57,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
   const shard = shardFlags(values);
   const alertWebhooks = alertWebhookFlags(values);
+  const alertThresholds = alertThresholdFlags(values);
   return runConsoleHost({
     console: !values['no-console'],
     devKeyOnLocalnet: true,
@@ -71,6 +74,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       metricsPort,
       ...(shard ? { shard } : {}),
       ...(alertWebhooks ? { alertWebhooks } : {}),
+      ...(alertThresholds ? { alertThresholds } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
     companion: async (described) => {
