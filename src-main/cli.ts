@@ -36,7 +36,7 @@ Commands:
   keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
          [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
-         [--shard I/N [--shard-takeover-slots 20]] [--no-console]
+         [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
          [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
          [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
@@ -50,16 +50,20 @@ Commands:
       --alert-webhook [FORMAT=]URL (repeatable; serve too): send alerts there, FORMAT json (the default), slack,
       discord, telegram (.../bot<TOKEN>/sendMessage?chat_id=<ID>) or pagerduty (.../v2/enqueue?routing_key=<KEY>);
       for this run instead of Settings → Alerts' channels (docs/alerts.md, Channels).
+      --heartbeat-url: a dead man's switch (healthchecks.io, an Uptime Kuma push monitor): a GET to URL every
+      --heartbeat-every seconds while the keeper is ready (GET /v1/ready answers 200), none while it is not.
       --alert-balance-warning/-critical SOL, --alert-runway-hours, --alert-rpc-failing-seconds, --alert-loop-stalled-seconds,
       --alert-debounce-seconds, --alert-reminder-minutes (serve too): the alert thresholds for this run, over
       Settings → Alerts' (docs/alerts.md, Conditions).
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
-        [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]] [--no-console]
-        [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
+        [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
+        [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
+        [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
         [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
+      --heartbeat-url, --heartbeat-every: the dead man's switch, as for keeper.
   gateway --rpc URL [--ws URL] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus

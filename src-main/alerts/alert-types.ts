@@ -105,3 +105,18 @@ export interface Readiness {
   /** Each reason names its condition and says why, e.g. "rpc-failing: the RPC has failed for 42 s (fetch failed)". */
   reasons: string[];
 }
+
+/** What the console shows of the heartbeat (StatusView.heartbeat). */
+export interface HeartbeatView {
+  /** The URL with its secret part masked. */
+  label: string;
+  everySeconds: number;
+  /** `pinging`: the last ping was taken; `failing`: the last ping failed; `notReady`: the keeper is not ready, so no pings. */
+  state: 'waiting' | 'pinging' | 'failing' | 'notReady';
+  /** ISO time of the last ping the monitor took. */
+  lastPingAt: string | null;
+  /** Why the last ping failed, with what to check. */
+  lastError: string | null;
+  /** While notReady: the readiness reasons (why the monitor hears nothing). */
+  notReadyReasons: string[];
+}

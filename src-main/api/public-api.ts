@@ -19,6 +19,8 @@
  *   faucet refusal carries one (spec 7.1);
  * - 503 `cannot read the chain` with Retry-After when the keeper needed the RPC (POST /v1/wagers, GET of
  *   an untracked wager) and the RPC failed (see chain-read-error.ts);
+ * - GET /v1/ready (for outside monitors) answers 503 `{ ready: false, reasons }` while a critical condition
+ *   holds: not an error of the request, so no `error` field (see `readiness` in the options);
  * - 500 `internal error` (details go to `onInternalError`, never to the client);
  * - faucet refusals `{ error, retryAt }` with the faucet's status: 429 wallet/IP claimed within 5 minutes,
  *   503 daily limit used up, 502 transaction failed (see faucet/faucet.ts); Retry-After when retryAt is ahead.
@@ -40,6 +42,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FaucetService } from '../faucet/faucet-service';
+import type { Readiness } from '../alerts/alert-types';
 import type { KeeperService } from '../keeper/keeper-service';
 import { limitBodies } from './body-limit';
 import { isChainReadError } from './chain-read-error';
@@ -97,6 +100,11 @@ export interface PublicApiOptions {
    * every request (the runtime adds the console's origin to it once it knows the bound port).
    */
   allowedOrigins: readonly string[] | ReadonlySet<string>;
+  /**
+   * Whether the keeper is fit to serve, asked on every GET /v1/ready (for outside monitors: 200
+   * `{ ready: true }`, else 503 `{ ready: false, reasons }`). Without it /v1/ready does not exist (404).
+   */
+  readiness?: () => Readiness | Promise<Readiness>;
   rateLimit?: Partial<RateLimitConfig>;
   /** Take the client address from X-Forwarded-For (right-most entry). Only behind a proxy you run. */
   trustProxy?: boolean;
@@ -242,6 +250,20 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
   });
 
   route('/v1/health', { GET: async (c) => c.json(await keeper.health(), 200) });
+
+  const { readiness } = options;
+  if (readiness) {
+    route('/v1/ready', {
+      GET: async (c) => {
+        const now = await readiness();
+        // A monitor polls this: never answer from a cache.
+        const headers = { 'Cache-Control': 'no-store' };
+        return now.ready
+          ? c.json({ ready: true }, 200, headers)
+          : c.json({ ready: false, reasons: now.reasons }, 503, headers);
+      },
+    });
+  }
 
   if (faucetOption) {
     route('/v1/faucet', {

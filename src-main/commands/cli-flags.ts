@@ -3,6 +3,7 @@
  * and the checks of port numbers and other integers, so every command words them the same way.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { checkHeartbeatUrl } from '../alerts/heartbeat';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard, ShardFormatError, type Shard } from '../keeper/shard';
 import { parseAlertWebhook, type AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { AlertWebhookError } from '../alerts/channels/webhook-request';
@@ -81,6 +82,28 @@ export function shardFlags(values: { shard?: string; 'shard-takeover-slots'?: st
   // A dead member's wager waits it twice (request, then settle): both must fit inside T_SETTLE = 150.
   if (takeoverSlots >= 75) throw new UsageError(`--shard-takeover-slots must be below 75 (a dead member's wager waits it twice, for its request and its settlement, inside T_SETTLE = 150), got ${takeoverSlots}`);
   return { ...shard, takeoverSlots };
+}
+
+/**
+ * `--heartbeat-url URL [--heartbeat-every SECONDS]` of `keeper` and `serve` (the dead man's switch,
+ * src-main/alerts/heartbeat.ts): the OperatorFlags fields, empty without --heartbeat-url.
+ * @example heartbeatFlags({ 'heartbeat-url': 'https://hc-ping.com/UUID' }) // { heartbeatUrl: 'https://hc-ping.com/UUID' }
+ */
+export function heartbeatFlags(values: { 'heartbeat-url'?: string; 'heartbeat-every'?: string }): { heartbeatUrl?: string; heartbeatEverySeconds?: number } {
+  const url = values['heartbeat-url'];
+  const every = values['heartbeat-every'];
+  if (url === undefined) {
+    if (every !== undefined) throw new UsageError('--heartbeat-every goes with --heartbeat-url URL');
+    return {};
+  }
+  let checked: string;
+  try {
+    checked = checkHeartbeatUrl(url);
+  } catch (error) {
+    throw new UsageError(`--heartbeat-url: ${(error as Error).message}`);
+  }
+  if (checked === '') throw new UsageError("--heartbeat-url needs the monitor's ping URL");
+  return { heartbeatUrl: checked, ...(every === undefined ? {} : { heartbeatEverySeconds: integerFlag('heartbeat-every', every, 1, 0) }) };
 }
 
 /**

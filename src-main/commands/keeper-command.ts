@@ -18,7 +18,7 @@ import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { shardLabel } from '../keeper/shard';
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
-import { alertWebhookFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
+import { alertWebhookFlags, heartbeatFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 
@@ -54,6 +54,8 @@ export const KEEPER_OPTIONS = {
   'guardian-resume-after-slots': { type: 'string' },
   shard: { type: 'string' },
   'shard-takeover-slots': { type: 'string' },
+  'heartbeat-url': { type: 'string' },
+  'heartbeat-every': { type: 'string' },
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   'no-console': { type: 'boolean' },
@@ -72,6 +74,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
   const guardian = guardianFlags(values);
   const shard = shardFlags(values);
+  const heartbeat = heartbeatFlags(values);
   const alertWebhooks = alertWebhookFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
@@ -94,6 +97,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...(faucet ? { faucet } : {}),
       ...guardian,
       ...(shard ? { shard } : {}),
+      ...heartbeat,
       ...(alertWebhooks ? { alertWebhooks } : {}),
       ...(alertThresholds ? { alertThresholds } : {}),
     },

@@ -8,7 +8,7 @@
  * with none known, serve exits 1 saying so.
  */
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
-import { alertWebhookFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
+import { alertWebhookFlags, heartbeatFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
 import { shardLabel } from '../keeper/shard';
 import { generateKeyPairSigner } from '@solana/kit';
 import { deploymentSummary } from '../deployment/deployment';
@@ -35,6 +35,8 @@ export const SERVE_OPTIONS = {
   'gateway-port': { type: 'string' },
   shard: { type: 'string' },
   'shard-takeover-slots': { type: 'string' },
+  'heartbeat-url': { type: 'string' },
+  'heartbeat-every': { type: 'string' },
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   'no-console': { type: 'boolean' },
@@ -56,6 +58,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
   const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
   const shard = shardFlags(values);
+  const heartbeat = heartbeatFlags(values);
   const alertWebhooks = alertWebhookFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   return runConsoleHost({
@@ -73,6 +76,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       corsOrigins: values['cors-origin'],
       metricsPort,
       ...(shard ? { shard } : {}),
+      ...heartbeat,
       ...(alertWebhooks ? { alertWebhooks } : {}),
       ...(alertThresholds ? { alertThresholds } : {}),
     },

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import type { Readiness } from '../alerts/alert-types';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../api/public-api';
 import { consoleOrigins, listenError, stopInReverse } from '../commands/keeper-runtime';
 import type { GuardianEvents } from '../keeper/guardian';
@@ -40,6 +41,8 @@ export function createHostListeners(
     onEvent(listener: (event: OperatorEvent) => void): () => void;
     keeperEvents: EventEmitter<KeeperEvents>;
     guardianEvents: EventEmitter<GuardianEvents>;
+    /** GET /v1/ready asks it on every request (the alert engine's readiness over the live health). */
+    readiness?: () => Readiness | Promise<Readiness>;
   },
 ): HostListeners {
   const { flags, log } = options;
@@ -63,6 +66,7 @@ export function createHostListeners(
         },
         faucet: () => control.keeperSide?.core.faucet,
         allowedOrigins,
+        ...(service.readiness ? { readiness: service.readiness } : {}),
         onInternalError: (error, request) => log.error({ error: (error as Error)?.message, ...request }, 'public api error'),
       });
       const token = randomBytes(24).toString('base64url');

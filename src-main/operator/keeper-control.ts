@@ -7,6 +7,7 @@
 import { createSolanaRpc } from '@solana/kit';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { HeartbeatView } from '../alerts/alert-types';
 import { KeeperUnavailableError } from '../api/chain-read-error';
 import type { Deployment } from '../deployment/deployment';
 import { deploymentSummary, parseDeploymentText } from '../deployment/deployment';
@@ -75,6 +76,8 @@ export function createKeeperControl(
     apiError(): string | null;
     /** The fleet members' keys known now (fleet-service.ts): each keeper started here is told them. */
     fleetPeers(): string[];
+    /** The dead man's switch as the status shows it (null: none configured). */
+    heartbeat?(): HeartbeatView | null;
   },
 ): KeeperControl {
   const { log, flags } = options;
@@ -109,6 +112,7 @@ export function createKeeperControl(
       faucet: Boolean(keeperSide?.core.faucet),
       demo: keeperSide?.demo?.view() ?? unavailableDemo(current.demoIntervalMs, demoUnavailableReason(current)),
       startedAt,
+      heartbeat: service.heartbeat?.() ?? null,
     };
   };
   const emitStatus = () => emit({ type: 'status', status: status() });

@@ -39,6 +39,9 @@ export interface OperatorFlags {
   alertThresholds?: Partial<AlertThresholds>;
   /** --alert-webhook [FORMAT=]URL (repeatable): this run's webhook channels, instead of Settings → Alerts' (never saved). */
   alertWebhooks?: AlertWebhookSpec[];
+  /** --heartbeat-url URL [--heartbeat-every SECONDS]: the dead man's switch for this run, over Settings'. */
+  heartbeatUrl?: string;
+  heartbeatEverySeconds?: number;
 }
 
 export interface OperatorServiceOptions {
@@ -80,6 +83,8 @@ export function effectiveSettings(saved: ConsoleSettings, flags: OperatorFlags):
     ...(flags.guardianKeypairFile !== undefined ? { guardianAutomatic: true } : {}),
     ...(flags.guardianPauseAfterSlots !== undefined ? { guardianPauseAfterSlots: flags.guardianPauseAfterSlots } : {}),
     ...(flags.guardianResumeAfterSlots !== undefined ? { guardianResumeAfterSlots: flags.guardianResumeAfterSlots } : {}),
+    ...(flags.heartbeatUrl !== undefined ? { heartbeatUrl: flags.heartbeatUrl } : {}),
+    ...(flags.heartbeatEverySeconds !== undefined ? { heartbeatEverySeconds: flags.heartbeatEverySeconds } : {}),
   };
 }
 
@@ -94,5 +99,7 @@ export function settingsFixedByFlags(flags: OperatorFlags): (keyof ConsoleSettin
     ...(flags.guardianKeypairFile !== undefined ? (['guardianAutomatic'] as const) : []),
     ...(flags.guardianPauseAfterSlots !== undefined ? (['guardianPauseAfterSlots'] as const) : []),
     ...(flags.guardianResumeAfterSlots !== undefined ? (['guardianResumeAfterSlots'] as const) : []),
+    ...(flags.heartbeatUrl !== undefined ? (['heartbeatUrl'] as const) : []),
+    ...(flags.heartbeatEverySeconds !== undefined ? (['heartbeatEverySeconds'] as const) : []),
   ];
 }

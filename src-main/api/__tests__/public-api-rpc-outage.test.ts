@@ -15,6 +15,7 @@ import { createKeeper, type Keeper } from '../../keeper/keeper';
 import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { openDatabase, type Database } from '../../store/database';
+import type { Readiness } from '../../alerts/alert-types';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../public-api';
 
 let localnet: Localnet;
@@ -43,7 +44,7 @@ afterEach(async () => {
 });
 
 /** A keeper on `rpcUrl` (WebSocket straight to the localnet) behind the public API; internal errors collected. */
-async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string) {
+async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string, withReadiness = false) {
   const db = openDatabase(join(dir, `${name}.db`));
   const keeper = createKeeper({
     connection: connectToChain(rpcUrl, wsUrl),
@@ -54,12 +55,26 @@ async function apiOfKeeper(name: string, rpcUrl: string, wsUrl: string) {
   await keeper.start();
   const internalErrors: unknown[] = [];
   const server = await listenPublicApi(
-    createPublicApi({ keeper, allowedOrigins: [], onInternalError: (error) => internalErrors.push(error) }),
+    createPublicApi({
+      keeper,
+      allowedOrigins: [],
+      onInternalError: (error) => internalErrors.push(error),
+      // A minimal readiness from the keeper's health (the alert engine's readinessOf is tested on its own).
+      ...(withReadiness ? { readiness: async () => readinessFromHealth(await keeper.health()) } : {}),
+    }),
     { port: 0 },
   );
   running = { keeper, db, server };
   return { url: server.url, internalErrors };
 }
+
+const readinessFromHealth = (health: { rpcError?: string | null }): Readiness =>
+  health.rpcError ? { ready: false, reasons: [`rpc-failing: ${health.rpcError}`] } : { ready: true, reasons: [] };
+
+const readyAnswer = async (url: string) => {
+  const response = await fetch(`${url}/v1/ready`);
+  return { status: response.status, body: (await response.json()) as { ready: boolean; reasons?: string[] } };
+};
 
 const postWager = (url: string, wager: string) =>
   fetch(`${url}/v1/wagers`, {
@@ -115,6 +130,23 @@ describe('the public API while the RPC is unreachable', () => {
     await expectChainUnreadable(await fetch(`${url}/v1/wagers/${await freshAddress()}`));
     const health = (await (await fetch(`${url}/v1/health`)).json()) as { rpcError?: string };
     expect(health.rpcError).toContain(`127.0.0.1:${port}`);
+    expect(internalErrors).toEqual([]);
+  });
+
+  it('GET /v1/ready answers 503 with the reason while the RPC is taken away, and 200 once it is back', async () => {
+    const { url, internalErrors } = await apiOfKeeper('ready', proxy.url, localnet.wsUrl, true);
+    await expect.poll(async () => (await readyAnswer(url)).status, { timeout: 15_000 }).toBe(200);
+    expect((await readyAnswer(url)).body).toEqual({ ready: true });
+
+    proxy.down();
+    await expect.poll(async () => (await readyAnswer(url)).status, { timeout: 15_000 }).toBe(503);
+    const down = await readyAnswer(url);
+    expect(down.body.ready).toBe(false);
+    expect(down.body.reasons?.[0]).toMatch(/^rpc-failing: /);
+    expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+
+    proxy.up();
+    await expect.poll(async () => (await readyAnswer(url)).status, { timeout: 15_000 }).toBe(200);
     expect(internalErrors).toEqual([]);
   });
 });

@@ -313,6 +313,69 @@ describe('GET /v1/health', () => {
   });
 });
 
+describe('GET /v1/ready', () => {
+  const rpcReason = 'rpc-failing: the RPC has failed for 42 s (fetch failed): check the RPC URL in Settings → Cluster';
+
+  it('answers 200 {"ready":true} while ready, 503 with the reasons while not, and 200 again, asking on every request', async () => {
+    let readiness = { ready: true, reasons: [] as string[] };
+    const { url } = await startApi({ readiness: () => readiness });
+    const ready = await fetch(`${url}/v1/ready`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    expect(await ready.json()).toEqual({ ready: true });
+
+    readiness = { ready: false, reasons: [rpcReason, 'loop-stalled: no loop pass for 75 s'] };
+    const notReady = await fetch(`${url}/v1/ready`);
+    expect(notReady.status).toBe(503);
+    expect(notReady.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await notReady.json()).toEqual({ ready: false, reasons: [rpcReason, 'loop-stalled: no loop pass for 75 s'] });
+    // /v1/health stays 200 whatever happens (spec 2.3).
+    expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+
+    readiness = { ready: true, reasons: [] };
+    expect((await fetch(`${url}/v1/ready`)).status).toBe(200);
+  });
+
+  it('answers HEAD with the status alone, other methods with 405, and allowed origins with CORS', async () => {
+    const { url } = await startApi({ readiness: async () => ({ ready: false, reasons: [rpcReason] }) });
+    const head = await fetch(`${url}/v1/ready`, { method: 'HEAD' });
+    expect(head.status).toBe(503);
+    expect(await head.text()).toBe('');
+    const post = await postJson(`${url}/v1/ready`, {});
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await post.json()).toEqual({ error: 'method not allowed' });
+    const fromConsole = await fetch(`${url}/v1/ready`, { headers: { origin: CONSOLE_ORIGIN } });
+    expect(fromConsole.headers.get('access-control-allow-origin')).toBe(CONSOLE_ORIGIN);
+    expect(corsHeaders(await fetch(`${url}/v1/ready`, { headers: { origin: OTHER_ORIGIN } }))).toEqual([]);
+  });
+
+  it('is rate limited like every read, and answers 500 {"error"} when the readiness itself throws', async () => {
+    const errors: unknown[] = [];
+    const { url } = await startApi({
+      readiness: () => {
+        throw new Error('boom');
+      },
+      rateLimit: { read: { perMinute: 60, burst: 1 } },
+      onInternalError: (error) => errors.push(error),
+    });
+    const failed = await fetch(`${url}/v1/ready`);
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ error: 'internal error' });
+    expect(errors).toHaveLength(1);
+    const limited = await fetch(`${url}/v1/ready`);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ error: 'rate limited' });
+  });
+
+  it('does not exist without a readiness (404 like any unknown route)', async () => {
+    const { url } = await startApi();
+    const response = await fetch(`${url}/v1/ready`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'not found' });
+  });
+});
+
 describe('errors outside the routes', () => {
   it('answers unknown routes with 404 {"error":"not found"}', async () => {
     const { url } = await startApi();

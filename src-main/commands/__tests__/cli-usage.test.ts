@@ -85,6 +85,9 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['open', '--paytable', 'dice', '--amount', '-1'], /--amount is a USDC amount with at most two decimals \(like 1\.99\), got '-1'/],
     [['open', '--paytable', 'dice', '--amount', '1.00', '--app-keypair', 'app.json'], /--app-keypair needs --keypair/],
     [['serve', '--deployment', 'devnet.json'], /--deployment needs --rpc: the embedded localnet brings its own deployment/],
+    [['serve', '--heartbeat-every', '30'], /--heartbeat-every goes with --heartbeat-url URL/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--heartbeat-url', 'hc-ping.com/abc'], /--heartbeat-url: the heartbeat URL must be an http:\/\/ or https:\/\/ URL/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--heartbeat-url', 'https://hc-ping.com/abc', '--heartbeat-every', '0'], /--heartbeat-every must be an integer >= 1/],
     [['verify-randomness', '--authority', '11111111111111111111111111111111', '--deployment', 'd.json', '--seed', '00', '--randomness', '00'], /--deployment needs --rpc/],
   ])('wager-keeper %j', (args, message) => {
     const { code, stderr, stdout } = cli(...args);

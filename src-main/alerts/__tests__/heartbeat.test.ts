@@ -1,0 +1,121 @@
+/**
+ * The dead man's switch against a real HTTP receiver on loopback, with a readiness the test flips: pings
+ * while ready, none while not, pings again after; a monitor that fails or hangs is shown failing and
+ * logged without its secret. Periods of 50 ms; the test waits for beats (onBeat), never for time.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Readiness } from '../alert-types';
+import {
+  createHeartbeat,
+  heartbeatLabel,
+  type Heartbeat,
+  type HeartbeatBeat,
+  type HeartbeatView,
+} from '../heartbeat';
+
+const SECRET = '0f8a3c2e-1d4b-4e7a-9c1f-2b3d4e5f6a7b';
+
+/** The receiver plays the monitor: counts pings per path; /fail answers 500, /hang never answers. */
+let receiver: Server;
+let base: string;
+const pings: string[] = [];
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    if (request.url?.startsWith('/hang')) return; // never answers
+    pings.push(`${request.method} ${request.url}`);
+    response.statusCode = request.url?.startsWith('/fail') ? 500 : 200;
+    response.end('OK');
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+let heartbeat: Heartbeat | undefined;
+afterEach(() => heartbeat?.stop());
+
+/** A heartbeat at `url` every 50 ms whose readiness is `state.readiness`, recording logs and beats. */
+function startHeartbeat(url: string, timeoutMs?: number) {
+  const state = { readiness: { ready: true, reasons: [] } as Readiness };
+  const logs: { level: string; fields: object; message: string }[] = [];
+  const waiters: { beat: HeartbeatBeat; left: number; resolve: (view: HeartbeatView | null) => void }[] = [];
+  const log = {
+    info: (fields: object, message: string) => logs.push({ level: 'info', fields, message }),
+    warn: (fields: object, message: string) => logs.push({ level: 'warn', fields, message }),
+  };
+  heartbeat = createHeartbeat({
+    config: () => ({ url, everySeconds: 0.05 }),
+    readiness: () => state.readiness,
+    log: log as never,
+    timeoutMs,
+    onBeat(beat, view) {
+      for (const waiter of [...waiters])
+        if (waiter.beat === beat && --waiter.left === 0) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(view);
+        }
+    },
+  });
+  heartbeat.start();
+  /** Resolves after `count` more beats of kind `beat`. */
+  const beats = (beat: HeartbeatBeat, count: number) =>
+    new Promise<HeartbeatView | null>((resolve) => waiters.push({ beat, left: count, resolve }));
+  return { state, logs, beats };
+}
+
+describe('heartbeat', () => {
+  it('pings while ready, none while not ready, and pings again once ready', async () => {
+    const path = `/ping/${SECRET}`;
+    const { state, beats } = startHeartbeat(`${base}${path}`);
+    const sent = pings.filter((ping) => ping === `GET ${path}`).length;
+    const whileReady = await beats('sent', 3);
+    expect(pings.filter((ping) => ping === `GET ${path}`).length).toBeGreaterThanOrEqual(sent + 3);
+    expect(whileReady).toMatchObject({ state: 'pinging', lastError: null, label: `${base}/ping/…` });
+
+    state.readiness = { ready: false, reasons: ['rpc-failing: the RPC has failed for 42 s (fetch failed)'] };
+    // Beats run one after another: after the first notReady beat no ping is in flight any more.
+    await beats('notReady', 1);
+    const before = pings.length;
+    const whileNotReady = await beats('notReady', 4);
+    expect(pings.length).toBe(before);
+    expect(whileNotReady).toMatchObject({
+      state: 'notReady',
+      notReadyReasons: ['rpc-failing: the RPC has failed for 42 s (fetch failed)'],
+    });
+    expect(heartbeat!.view()?.state).toBe('notReady');
+
+    state.readiness = { ready: true, reasons: [] };
+    const resumed = await beats('sent', 2);
+    expect(pings.length).toBeGreaterThanOrEqual(before + 2);
+    expect(resumed).toMatchObject({ state: 'pinging', notReadyReasons: [] });
+  });
+
+  it('shows a monitor that answers an error or does not answer as failing, and logs it once without the secret', async () => {
+    const failing = startHeartbeat(`${base}/fail/${SECRET}`);
+    const view = await failing.beats('failed', 3);
+    expect(view).toMatchObject({ state: 'failing', lastPingAt: null });
+    expect(view?.lastError).toMatch(/HTTP 500: check the heartbeat URL/);
+    const warnings = failing.logs.filter((entry) => entry.message === 'heartbeat ping failed');
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(failing.logs)).not.toContain(SECRET);
+    heartbeat!.stop();
+
+    const hanging = startHeartbeat(`${base}/hang/${SECRET}`, 30);
+    const timedOut = await hanging.beats('failed', 1);
+    expect(timedOut?.lastError).toMatch(/no answer within 0.03 s/);
+    expect(JSON.stringify(hanging.logs)).not.toContain(SECRET);
+  });
+
+  it('masks everything after the first path segment and the query', () => {
+    expect(heartbeatLabel(`https://hc-ping.com/${SECRET}`)).toBe('https://hc-ping.com/…');
+    expect(heartbeatLabel('http://kuma:3001/api/push/Ab12Cd?status=up&msg=OK')).toBe(
+      'http://kuma:3001/api/…',
+    );
+    expect(heartbeatLabel('https://example.com/?token=abc')).toBe('https://example.com/…');
+  });
+});
