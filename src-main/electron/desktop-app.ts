@@ -13,7 +13,7 @@ import { createDesktopPreferences, type DesktopPreferencesBackend } from './desk
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 import { registerFilePicker, registerOperatorChannels, registerPreferenceChannels } from './ipc-channels';
 import { createLoginItem, startedHidden, type LaunchCommand } from './login-item';
-import { createNotifier, notifyOracleStalls } from './notifications';
+import { createNotifier, notifyAlerts } from './notifications';
 import { installPermissionHandlers } from './permissions';
 import { watchPower } from './power';
 import { createKeeperTray } from './tray';
@@ -100,7 +100,7 @@ export async function runDesktopApp(
     const window = windows.current();
     if (window) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
-  notifyOracleStalls(notify, service);
+  notifyAlerts(notify, service, log);
   const power = watchPower(electron, service, log);
 
   let openAtLogin = loginItem.isEnabled();

@@ -3,7 +3,7 @@
  * 'failed' (an error string) instead. The first failure is logged (once, not per notification); the state
  * they announce stays visible anyway, in the window (stall banners) and the tray (its state in words).
  */
-import { oracleStallLevel, type StallLevel } from '../operator/operator-interface';
+import type { AlertMessage } from '../alerts/alert-types';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 
 export type Notify = (message: { title: string; body: string }) => void;
@@ -25,30 +25,28 @@ export function createNotifier(electron: Pick<Electron, 'Notification'>, log: De
   };
 }
 
+/** The notification's title: the alert in words and what happened to it. */
+export function alertNotificationTitle(message: AlertMessage): string {
+  const name = message.alert.replace(/-/g, ' ');
+  const what = name.charAt(0).toUpperCase() + name.slice(1);
+  if (message.state === 'resolved') return `Resolved: ${what}`;
+  return `${message.reminder ? 'Still firing' : message.severity === 'critical' ? 'Critical' : 'Warning'}: ${what}`;
+}
+
 /**
- * A notification when the oracle stalls (warning, then critical) and when it recovers: the operator may
- * not be looking at the window. Once per change of level, not once per health event.
+ * Every alert the core's engine delivers (firing, reminder, resolution; muted ones are not delivered) as a
+ * system notification, unless Settings → Alerts turned desktop notifications off. The engine already
+ * debounces and never repeats, so this shows each message it gets.
  */
-export function notifyOracleStalls(notify: Notify, service: Pick<DesktopService, 'onEvent'>): () => void {
-  let level: StallLevel = 'none';
+export function notifyAlerts(notify: Notify, service: Pick<DesktopService, 'onEvent' | 'api'>, log: DesktopLog): () => void {
   return service.onEvent((event) => {
-    if (event.type !== 'health') return;
-    const next = oracleStallLevel(event.health.oracleWait);
-    if (next === level) return;
-    level = next;
-    const slots = event.health.oracleWait.oldestWaitSlots;
-    const body =
-      next === 'none'
-        ? 'Fulfilments resumed: no request waits long any more.'
-        : `A randomness request has waited ${slots} slots. Wagers expire at open + 150 (stakes forfeited to the pool).${next === 'critical' ? ' The guardian should pause new wagers: Oracle screen, New wagers (or the automatic guardian in Settings).' : ''}`;
-    notify({
-      title:
-        next === 'none'
-          ? 'Oracle recovered'
-          : next === 'critical'
-            ? 'Oracle stalled (critical)'
-            : 'Oracle slow',
-      body,
-    });
+    if (event.type !== 'alert') return;
+    const { message } = event;
+    service.api
+      .alertSettings()
+      .then((settings) => {
+        if (settings.desktopNotifications !== false) notify({ title: alertNotificationTitle(message), body: message.summary });
+      })
+      .catch((error: unknown) => log.warn({ error: (error as Error).message, alert: message.alert }, 'an alert notification was not shown: its settings could not be read'));
   });
 }

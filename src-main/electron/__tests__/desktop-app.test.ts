@@ -447,41 +447,35 @@ describe('start at login', () => {
 });
 
 describe('notifications', () => {
-  const stall = (waiting: number, oldestWaitSlots: number | null) => ({
-    type: 'health' as const,
-    health: health({ oracleWait: { waiting, oldestWaitSlots } }),
+  const alert = (state: 'firing' | 'resolved', severity: 'warning' | 'critical', extra: { reminder?: boolean } = {}) => ({
+    type: 'alert' as const,
+    message: { alert: 'oracle-stalled' as const, state, severity, summary: `A randomness request has waited 61 slots (${state}).`, keeper: null, cluster: 'localnet', at: '2026-01-01T00:00:00.000Z', ...extra },
   });
 
-  it('notifies once per change of oracle stall level (warning, critical, recovered), not on every health event', async () => {
+  it('shows every alert the engine delivers (firing, reminder, resolved) with its summary, and nothing for other events', async () => {
     const { standIn, emit } = await startApp();
-    for (const [waiting, slots] of [
-      [1, 5],
-      [1, 21],
-      [1, 30],
-      [2, 61],
-      [2, 62],
-      [0, null],
-    ] as const)
-      emit(stall(waiting, slots));
-    expect(standIn.notifications.map((n) => n.title)).toEqual([
-      'Oracle slow',
-      'Oracle stalled (critical)',
-      'Oracle recovered',
-    ]);
-    expect(standIn.notifications[1]!.body).toMatch(/waited 61 slots.*guardian should pause/);
+    emit({ type: 'health', health: health({ oracleWait: { waiting: 2, oldestWaitSlots: 61 } }) });
+    emit(alert('firing', 'critical'));
+    emit(alert('firing', 'critical', { reminder: true }));
+    emit(alert('resolved', 'critical'));
+    await vi.waitFor(() => expect(standIn.notifications).toHaveLength(3));
+    expect(standIn.notifications.map((n) => n.title)).toEqual(['Critical: Oracle stalled', 'Still firing: Oracle stalled', 'Resolved: Oracle stalled']);
+    expect(standIn.notifications[0]!.body).toBe('A randomness request has waited 61 slots (firing).');
   });
 
   it('an unsigned macOS build cannot show them: the failure is logged once, and the tray still shows the state', async () => {
     const { standIn, emit, log, menuLabels } = await startApp({ platform: 'darwin' });
     standIn.state.notificationFailure = 'Notifications require a code-signed application';
     emit({ type: 'status', status: status() });
-    emit(stall(1, 30));
-    emit(stall(1, 61));
+    emit({ type: 'health', health: health({ oracleWait: { waiting: 1, oldestWaitSlots: 61 } }) });
+    emit(alert('firing', 'warning'));
+    emit(alert('firing', 'critical'));
+    await vi.waitFor(() => expect(standIn.notifications).toHaveLength(2));
     expect(standIn.notifications.map((n) => n.shown)).toEqual([false, false]);
     expect(log.warn).toHaveBeenCalledTimes(1);
     expect(log.warn.mock.calls[0]![0]).toEqual({
       error: 'Notifications require a code-signed application',
-      title: 'Oracle slow',
+      title: 'Warning: Oracle stalled',
     });
     expect(menuLabels()[0]).toBe('Needs attention: the oracle has not answered for 61 slots');
   });
