@@ -5,7 +5,7 @@
  * dispatcher delivers to them. Mounted by alert-service.ts as its AlertChannels.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AlertChannel, AlertChannelKind, AlertChannelStatus, AlertMessage } from '../alerts/alert-types';
 import {
   openChannelSecrets,
@@ -17,6 +17,7 @@ import { channelFromUrl } from '../alerts/channels/webhook-channel';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { isWebhookFormat, WEBHOOK_FORMATS } from '../alerts/channels/webhook-formats';
 import { AlertWebhookError } from '../alerts/channels/webhook-request';
+import type { ResolvedOperatorOptions } from './operator-options';
 
 export const SAVED_CHANNELS_FILE = 'alert-channels.json';
 
@@ -160,4 +161,19 @@ function savedChannel(saved: SavedChannel, secrets: ChannelSecrets): AlertChanne
     send: async () =>
       Promise.reject(new Error(`${problem}: remove this channel and add it again in Settings → Alerts`)),
   };
+}
+
+/**
+ * The channel service of an operator service: its folder is the settings file's (electron-store and conf
+ * both expose `path`), else the data folder; --alert-webhook comes from the flags.
+ */
+export function alertChannelsForOperator(
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'settings' | 'dataDir' | 'log'>,
+): AlertChannelService {
+  const settingsFile = (options.settings as { path?: unknown }).path;
+  return createAlertChannelService({
+    directory: typeof settingsFile === 'string' ? dirname(settingsFile) : options.dataDir,
+    ...(options.flags.alertWebhooks ? { flagWebhooks: options.flags.alertWebhooks } : {}),
+    log: options.log,
+  });
 }

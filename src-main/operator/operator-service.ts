@@ -21,6 +21,7 @@ import { KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { solanaNetworkId } from '../chain/network-id';
 import { createHeartbeat, type HeartbeatBeat } from '../alerts/heartbeat';
 import { createAlertService } from './alert-service';
+import { alertChannelsForOperator } from './alert-channel-service';
 import { createConsoleFaucet } from './console-faucet';
 import { createGuardianService } from './guardian-service';
 import { createHostListeners } from './host-listeners';
@@ -116,7 +117,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
   const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, apiError: () => hostListeners.apiError, fleetPeers: () => fleet.peers(), heartbeat: () => heartbeat.view() });
   const keys = createKeeperKeyService(control, options);
-  const alerts = createAlertService(control, options, { emit, keeperEvents, fleet: () => fleet.api.fleet(), liquidity: () => api.liquidity({ owner: null }) });
+  const alerts = createAlertService(control, options, { emit, keeperEvents, fleet: () => fleet.api.fleet(), liquidity: () => api.liquidity({ owner: null }), channels: alertChannelsForOperator(options) });
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
