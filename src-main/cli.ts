@@ -58,8 +58,8 @@ Commands:
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
         [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
-        [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
-        [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
+        [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
+        [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").

@@ -74,8 +74,8 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const maxInFlight = values['max-in-flight'] === undefined ? undefined : integerFlag('max-in-flight', values['max-in-flight'], 1, 1);
   const guardian = guardianFlags(values);
   const shard = shardFlags(values);
-  const heartbeat = heartbeatFlags(values);
   const alertWebhooks = alertWebhookFlags(values);
+  const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
@@ -97,8 +97,8 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...(faucet ? { faucet } : {}),
       ...guardian,
       ...(shard ? { shard } : {}),
-      ...heartbeat,
       ...(alertWebhooks ? { alertWebhooks } : {}),
+      ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
     },
     readyLine: (described) => ({

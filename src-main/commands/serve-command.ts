@@ -58,8 +58,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const slotMs = integerFlag('slot-ms', values['slot-ms'], 10, 400);
   const gatewayPort = portFlag('gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT);
   const shard = shardFlags(values);
-  const heartbeat = heartbeatFlags(values);
   const alertWebhooks = alertWebhookFlags(values);
+  const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   return runConsoleHost({
     console: !values['no-console'],
@@ -76,8 +76,8 @@ export async function serveCommand(args: string[]): Promise<number> {
       corsOrigins: values['cors-origin'],
       metricsPort,
       ...(shard ? { shard } : {}),
-      ...heartbeat,
       ...(alertWebhooks ? { alertWebhooks } : {}),
+      ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.

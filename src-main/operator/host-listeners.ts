@@ -10,8 +10,8 @@ import { consoleOrigins, listenError, stopInReverse } from '../commands/keeper-r
 import type { GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { KeeperControl } from './keeper-control';
-import { createKeeperMetrics } from './metrics';
 import { operatorMetricReadings } from './metric-readings';
+import { createKeeperMetrics } from './metrics';
 import { createOperatorHttp } from './operator-http';
 import { OPERATOR_HTTP, type OperatorApi, type OperatorEvent } from './operator-interface';
 import type { ResolvedOperatorOptions } from './operator-options';
