@@ -5,11 +5,13 @@
  * [--heartbeat-every SECONDS]` or Settings; the configuration is read again before every beat, so a
  * change in Settings applies from the next one.
  *
- * The URL often carries the monitor's secret (healthchecks.io's ping UUID, a push token): it is never
- * logged or shown whole, only as heartbeatLabel() gives it.
+ * The URL often carries the monitor's secret (healthchecks.io's ping UUID, a push token): it is kept in
+ * the secret store (heartbeat-url-store.ts), never logged or shown whole, only masked by the channels'
+ * maskUrl (one masking for every secret URL).
  */
 import type { Logger } from 'pino';
 import type { HeartbeatView, Readiness } from './alert-types';
+import { maskUrl } from './channels/mask-url';
 
 export type { HeartbeatView } from './alert-types';
 
@@ -41,24 +43,6 @@ export interface Heartbeat {
   stop(): void;
   /** null while no heartbeat URL is configured. */
   view(): HeartbeatView | null;
-}
-
-/**
- * The URL as it may be shown or logged: scheme, host and the path's first segment, the rest masked (the
- * ping UUID or token is usually the last segment or a query parameter).
- * @example heartbeatLabel('https://hc-ping.com/0f8a3c2e-1d4b-4e7a-9c1f-2b3d4e5f6a7b') // "https://hc-ping.com/…"
- * @example heartbeatLabel('http://kuma:3001/api/push/Ab12Cd?status=up') // "http://kuma:3001/api/…"
- */
-export function heartbeatLabel(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const segments = parsed.pathname.split('/').filter(Boolean);
-    const kept =
-      segments.length > 1 ? `/${segments[0]}/…` : segments.length === 1 || parsed.search ? '/…' : '';
-    return `${parsed.protocol}//${parsed.host}${kept}`;
-  } catch {
-    return '(not a URL)';
-  }
 }
 
 /**
@@ -95,7 +79,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     current = {
       config,
       view: {
-        label: heartbeatLabel(config.url),
+        label: maskUrl(config.url),
         everySeconds: config.everySeconds,
         state: 'waiting',
         lastPingAt: null,

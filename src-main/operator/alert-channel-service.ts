@@ -170,10 +170,15 @@ function savedChannel(saved: SavedChannel, secrets: ChannelSecrets): AlertChanne
 export function alertChannelsForOperator(
   options: Pick<ResolvedOperatorOptions, 'flags' | 'settings' | 'dataDir' | 'log'>,
 ): AlertChannelService {
-  const settingsFile = (options.settings as { path?: unknown }).path;
   return createAlertChannelService({
-    directory: typeof settingsFile === 'string' ? dirname(settingsFile) : options.dataDir,
+    directory: alertSecretsFolder(options),
     ...(options.flags.alertWebhooks ? { flagWebhooks: options.flags.alertWebhooks } : {}),
     log: options.log,
   });
+}
+
+/** The folder of the alert secrets file (and saved channels): the settings file's, else the data folder. */
+export function alertSecretsFolder(options: Pick<ResolvedOperatorOptions, 'settings' | 'dataDir'>): string {
+  const settingsFile = (options.settings as { path?: unknown }).path;
+  return typeof settingsFile === 'string' ? dirname(settingsFile) : options.dataDir;
 }

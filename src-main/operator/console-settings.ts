@@ -8,9 +8,10 @@ import Conf from 'conf';
 import { join } from 'node:path';
 import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
 import { checkHeartbeatUrl, DEFAULT_HEARTBEAT_EVERY_SECONDS } from '../alerts/heartbeat';
+import { moveHeartbeatUrlToSecrets } from '../alerts/heartbeat-url-store';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard } from '../keeper/shard';
 import { fleetHealthUrl } from './fleet-watch';
-import type { ClusterSetting, ConsoleSettings } from './operator-interface';
+import type { ClusterSetting, ConsoleSettings, SettingKey, SettingsChanges } from './operator-interface';
 
 /** What both stores offer that the console uses (electron-store and conf instances satisfy it). */
 export interface SettingsBackend {
@@ -19,7 +20,7 @@ export interface SettingsBackend {
 }
 
 /** The settings file's version (conf runs the migrations up to it). */
-export const CONSOLE_SETTINGS_VERSION = '1.0.0';
+export const CONSOLE_SETTINGS_VERSION = '1.1.0';
 
 export const DEFAULT_DEMO_INTERVAL_MS = 5_000;
 
@@ -43,7 +44,8 @@ export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   fleetMembers: [],
   alertThresholds: DEFAULT_ALERT_THRESHOLDS,
   alertDesktopNotifications: true,
-  heartbeatUrl: '',
+  heartbeatConfigured: false,
+  heartbeatLabel: '',
   heartbeatEverySeconds: DEFAULT_HEARTBEAT_EVERY_SECONDS,
 };
 
@@ -96,12 +98,17 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   // Checked field by field by validateAlertThresholds (alert-service.ts); a threshold added later is filled from the defaults on read.
   alertThresholds: { type: 'object', additionalProperties: { type: 'number', minimum: 0 }, default: DEFAULT_ALERT_THRESHOLDS },
   alertDesktopNotifications: { type: 'boolean', default: true },
-  heartbeatUrl: { type: 'string', default: '' },
+  // The heartbeat URL itself is a secret, kept beside the file like the webhook URLs (heartbeat-url-store.ts).
+  heartbeatConfigured: { type: 'boolean', default: false },
+  heartbeatLabel: { type: 'string', default: '' },
   heartbeatEverySeconds: { type: 'integer', minimum: 1, maximum: 86_400, default: DEFAULT_HEARTBEAT_EVERY_SECONDS },
 } as const;
 
-/** Migrations by version (none yet: version 1.0.0 is the first schema). Append; never edit one that shipped. */
-export const CONSOLE_SETTINGS_MIGRATIONS: Record<string, (store: Conf<ConsoleSettings>) => void> = {};
+/** Migrations by version (1.0.0 is the first schema). Append; never edit one that shipped. */
+export const CONSOLE_SETTINGS_MIGRATIONS: Record<string, (store: Conf<ConsoleSettings>) => void> = {
+  // 1.0.0 kept heartbeatUrl in plain text: it moves to the secret store, the file keeps a masked label.
+  '1.1.0': (store) => moveHeartbeatUrlToSecrets(store as unknown as Parameters<typeof moveHeartbeatUrlToSecrets>[0]),
+};
 
 /** The headless settings file: $XDG_CONFIG_HOME/wager-keeper/console.json (~/.config/wager-keeper/console.json). */
 export function headlessSettingsDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -130,14 +137,14 @@ export function openHeadlessSettings(directory = headlessSettingsDirectory()): S
  * Checks a change the UI asks for before it is saved, naming the field and what it must be (conf's own
  * ajv message is terse). Returns the changes as they will be saved.
  */
-export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Partial<ConsoleSettings> {
-  const checked: Partial<ConsoleSettings> = {};
+export function validateSettingsChanges(changes: SettingsChanges): SettingsChanges {
+  const checked: SettingsChanges = {};
   const integer = (name: keyof ConsoleSettings, value: unknown, min: number, max: number, what: string) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
       throw new Error(`${name} must be ${what} (an integer from ${min} to ${max}), got ${JSON.stringify(value)}`);
     return value;
   };
-  for (const [key, value] of Object.entries(changes) as [keyof ConsoleSettings, unknown][]) {
+  for (const [key, value] of Object.entries(changes) as [SettingKey, unknown][]) {
     switch (key) {
       case 'cluster':
         checked.cluster = validateCluster(value);
@@ -197,6 +204,9 @@ export function validateSettingsChanges(changes: Partial<ConsoleSettings>): Part
         if (typeof value !== 'string') throw new Error('heartbeatUrl must be an http:// or https:// URL, or empty for none');
         checked.heartbeatUrl = value.trim() === '' ? '' : checkHeartbeatUrl(value.trim());
         break;
+      case 'heartbeatConfigured':
+      case 'heartbeatLabel':
+        throw new Error(`${key} follows from the heartbeat URL: save heartbeatUrl (the URL, or '' for none) instead`);
       case 'alertThresholds':
       case 'alertDesktopNotifications':
         throw new Error(`${key} is saved through saveAlertSettings (Settings → Alerts)`);

@@ -387,8 +387,14 @@ export interface ConsoleSettings {
   alertThresholds: AlertThresholds;
   /** Every alert also becomes a system notification of the desktop app. */
   alertDesktopNotifications: boolean;
-  /** The dead man's switch: a GET to this URL every heartbeatEverySeconds while the keeper is ready ('' = none; `--heartbeat-url` wins). */
-  heartbeatUrl: string;
+  /**
+   * The dead man's switch: a GET to the heartbeat URL every heartbeatEverySeconds while the keeper is ready
+   * (`--heartbeat-url` wins). The URL is a secret kept in the keychain (or a 0600 file), never returned:
+   * saved as `heartbeatUrl` in SettingsChanges, shown as whether there is one and its masked label.
+   */
+  heartbeatConfigured: boolean;
+  /** The heartbeat URL masked (e.g. "https://hc-ping.com/***"), '' when none. */
+  heartbeatLabel: string;
   heartbeatEverySeconds: number;
 }
 
@@ -403,8 +409,13 @@ export interface SettingsView {
   settings: ConsoleSettings;
   key: KeyView;
   /** Settings a command-line flag fixed for this run (shown read-only, e.g. `apiPort` from --port). */
-  fixedByFlags: (keyof ConsoleSettings)[];
+  fixedByFlags: SettingKey[];
 }
+
+/** What saveSettings takes: the settings, with the heartbeat URL write-only (a secret; '' removes it) instead of what follows from it. */
+export type SettingsChanges = Partial<Omit<ConsoleSettings, 'heartbeatConfigured' | 'heartbeatLabel'>> & { heartbeatUrl?: string };
+/** A setting's name as views and flags name it (the heartbeat URL's is write-only). */
+export type SettingKey = keyof ConsoleSettings | 'heartbeatUrl';
 
 export type ConnectionTest =
   | { ok: true; rpcUrl: string; version: string; slot: number; genesisHash: string; cluster: ClusterName; latencyMs: number; wagerKeeperLocalnet: boolean }
@@ -527,7 +538,7 @@ export interface OperatorApi {
   /** Pauses (stops new sends; in-flight ones finish) or resumes the crank loop; saved. */
   setPaused(args: { paused: boolean }): Promise<StatusView>;
   /** Saves settings; restarts the core when the cluster or the loop options change. */
-  saveSettings(args: { changes: Partial<ConsoleSettings> }): Promise<SaveSettingsResult>;
+  saveSettings(args: { changes: SettingsChanges }): Promise<SaveSettingsResult>;
   testConnection(args: { rpcUrl: string; wsUrl?: string | null }): Promise<ConnectionTest>;
   /** Creates a new keeper key in the OS keychain; refuses to replace an existing one unless `replace`. */
   generateKey(args: { replace: boolean }): Promise<KeyView>;

@@ -8,7 +8,8 @@ import type { SettingsBackend } from './console-settings';
 import type { Shard } from '../keeper/shard';
 import type { AlertThresholds } from '../alerts/alert-types';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
-import type { ClusterSetting, ConsoleSettings } from './operator-interface';
+import { maskUrl } from '../alerts/channels/mask-url';
+import type { ClusterSetting, ConsoleSettings, SettingKey } from './operator-interface';
 
 /** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
 export interface OperatorFlags {
@@ -83,13 +84,13 @@ export function effectiveSettings(saved: ConsoleSettings, flags: OperatorFlags):
     ...(flags.guardianKeypairFile !== undefined ? { guardianAutomatic: true } : {}),
     ...(flags.guardianPauseAfterSlots !== undefined ? { guardianPauseAfterSlots: flags.guardianPauseAfterSlots } : {}),
     ...(flags.guardianResumeAfterSlots !== undefined ? { guardianResumeAfterSlots: flags.guardianResumeAfterSlots } : {}),
-    ...(flags.heartbeatUrl !== undefined ? { heartbeatUrl: flags.heartbeatUrl } : {}),
+    ...(flags.heartbeatUrl !== undefined ? { heartbeatConfigured: true, heartbeatLabel: maskUrl(flags.heartbeatUrl) } : {}),
     ...(flags.heartbeatEverySeconds !== undefined ? { heartbeatEverySeconds: flags.heartbeatEverySeconds } : {}),
   };
 }
 
 /** The settings this run's flags fix (Settings shows them read-only and refuses to save them). */
-export function settingsFixedByFlags(flags: OperatorFlags): (keyof ConsoleSettings)[] {
+export function settingsFixedByFlags(flags: OperatorFlags): SettingKey[] {
   return [
     ...(flags.apiPort !== undefined ? (['apiPort'] as const) : []),
     ...(flags.apiHost !== undefined ? (['apiHost'] as const) : []),

@@ -20,8 +20,10 @@ import { GUARDIAN_KEYCHAIN_ACCOUNT } from '../secrets/guardian-key';
 import { KEYCHAIN_ACCOUNT } from '../secrets/keeper-key';
 import { solanaNetworkId } from '../chain/network-id';
 import { createHeartbeat, type HeartbeatBeat } from '../alerts/heartbeat';
+import { createHeartbeatUrlStore } from '../alerts/heartbeat-url-store';
+import { openChannelSecrets } from '../alerts/channels/channel-secrets';
 import { createAlertService } from './alert-service';
-import { alertChannelsForOperator } from './alert-channel-service';
+import { alertChannelsForOperator, alertSecretsFolder } from './alert-channel-service';
 import { createConsoleFaucet } from './console-faucet';
 import { createGuardianService } from './guardian-service';
 import { createHostListeners } from './host-listeners';
@@ -117,11 +119,13 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const fleet = createFleetService(options, { peersChanged: (peers) => control.keeperSide?.core.keeper.setFleetPeers(peers) });
   const control = createKeeperControl(options, { emit, relay, rows, apiUrl: () => hostListeners.apiUrl, apiError: () => hostListeners.apiError, fleetPeers: () => fleet.peers(), heartbeat: () => heartbeat.view() });
   const keys = createKeeperKeyService(control, options);
+  // The heartbeat URL is a secret kept beside the webhook URLs; --heartbeat-url wins for this run.
+  const heartbeatUrls = createHeartbeatUrlStore({ secrets: openChannelSecrets(alertSecretsFolder(options)), settings: options.settings, ...(options.flags.heartbeatUrl !== undefined ? { flagUrl: options.flags.heartbeatUrl } : {}), log });
   const alerts = createAlertService(control, options, { emit, keeperEvents, fleet: () => fleet.api.fleet(), liquidity: () => api.liquidity({ owner: null }), channels: alertChannelsForOperator(options) });
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
-    ...createSettingsService(control, options, { keyView: keys.keyView, emit, fleetMembersChanged: fleet.membersChanged }),
+    ...createSettingsService(control, options, { keyView: keys.keyView, emit, fleetMembersChanged: fleet.membersChanged, heartbeatUrls }),
     ...fleet.api,
     ...keys.api,
     ...createGuardianService(control, options, emit),
@@ -136,8 +140,8 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   const hostListeners = createHostListeners(control, options, { api, onEvent, keeperEvents, guardianEvents, readiness });
   const heartbeat = createHeartbeat({
     config: () => {
-      const { heartbeatUrl, heartbeatEverySeconds } = control.settings();
-      return heartbeatUrl ? { url: heartbeatUrl, everySeconds: heartbeatEverySeconds } : null;
+      const url = heartbeatUrls.url();
+      return url ? { url, everySeconds: control.settings().heartbeatEverySeconds } : null;
     },
     readiness,
     log,

@@ -3,6 +3,7 @@
  * saving changes (and restarting what they affect: the cluster, the crank loop, the guardian, the demo),
  * and testing an RPC before switching to it.
  */
+import type { HeartbeatUrlStore } from '../alerts/heartbeat-url-store';
 import { testRpcConnection } from './cluster-identity';
 import { validateSettingsChanges } from './console-settings';
 import type { KeeperControl } from './keeper-control';
@@ -14,7 +15,7 @@ export type SettingsApi = Pick<OperatorApi, 'settings' | 'saveSettings' | 'testC
 export function createSettingsService(
   control: KeeperControl,
   options: Pick<ResolvedOperatorOptions, 'flags' | 'settings'>,
-  service: { keyView(): Promise<KeyView>; emit(event: OperatorEvent): void; fleetMembersChanged(): void },
+  service: { keyView(): Promise<KeyView>; emit(event: OperatorEvent): void; fleetMembersChanged(): void; heartbeatUrls: Pick<HeartbeatUrlStore, 'save'> },
 ): SettingsApi {
   const fixedByFlags = () => settingsFixedByFlags(options.flags);
   const settingsApi: SettingsApi = {
@@ -32,7 +33,10 @@ export function createSettingsService(
         const test = await testRpcConnection(checked.cluster.rpcUrl);
         if (!test.ok) throw new Error(`${test.error} Nothing was changed: the keeper keeps running on ${control.chain?.rpcUrl ?? 'its current cluster'}.`);
       }
-      options.settings.set(checked);
+      // The heartbeat URL is a secret: it goes to the secret store, the settings get only its masked label.
+      const { heartbeatUrl, ...plainChanges } = checked;
+      options.settings.set(plainChanges);
+      if (heartbeatUrl !== undefined) service.heartbeatUrls.save(heartbeatUrl);
       const after = control.settings();
       if (checked.paused !== undefined) control.keeperSide?.core.keeper.setPaused(after.paused);
       if (checked.guardianAutomatic !== undefined || checked.guardianPauseAfterSlots !== undefined || checked.guardianResumeAfterSlots !== undefined) {

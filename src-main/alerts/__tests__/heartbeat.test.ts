@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Readiness } from '../alert-types';
 import {
   createHeartbeat,
-  heartbeatLabel,
   type Heartbeat,
   type HeartbeatBeat,
   type HeartbeatView,
@@ -75,7 +74,7 @@ describe('heartbeat', () => {
     const sent = pings.filter((ping) => ping === `GET ${path}`).length;
     const whileReady = await beats('sent', 3);
     expect(pings.filter((ping) => ping === `GET ${path}`).length).toBeGreaterThanOrEqual(sent + 3);
-    expect(whileReady).toMatchObject({ state: 'pinging', lastError: null, label: `${base}/ping/…` });
+    expect(whileReady).toMatchObject({ state: 'pinging', lastError: null, label: `${base}/ping/***` });
 
     state.readiness = { ready: false, reasons: ['rpc-failing: the RPC has failed for 42 s (fetch failed)'] };
     // Beats run one after another: after the first notReady beat no ping is in flight any more.
@@ -109,13 +108,5 @@ describe('heartbeat', () => {
     const timedOut = await hanging.beats('failed', 1);
     expect(timedOut?.lastError).toMatch(/no answer within 0.03 s/);
     expect(JSON.stringify(hanging.logs)).not.toContain(SECRET);
-  });
-
-  it('masks everything after the first path segment and the query', () => {
-    expect(heartbeatLabel(`https://hc-ping.com/${SECRET}`)).toBe('https://hc-ping.com/…');
-    expect(heartbeatLabel('http://kuma:3001/api/push/Ab12Cd?status=up&msg=OK')).toBe(
-      'http://kuma:3001/api/…',
-    );
-    expect(heartbeatLabel('https://example.com/?token=abc')).toBe('https://example.com/…');
   });
 });

@@ -17,6 +17,10 @@ export interface ChannelSecrets {
   store(id: string, url: string): { place: SecretPlace; keychainProblem?: string };
   read(id: string, place: SecretPlace): string | null;
   remove(id: string, place: SecretPlace): void;
+  /** The URL wherever it is kept (the file first, then the keychain when one answers); null when neither holds it. */
+  find(id: string): string | null;
+  /** Removes the URL from both places (before storing a new one, so no stale copy is left behind). */
+  forget(id: string): void;
 }
 
 const account = (id: string) => `alert-channel:${id}`;
@@ -65,6 +69,17 @@ export function openChannelSecrets(directory: string, options: { keychain?: bool
       } catch {
         // Already gone (or the keychain is away): nothing of the secret is left to remove here.
       }
+    },
+    find(id) {
+      const inFile = readFile()[id];
+      if (inFile !== undefined) return inFile;
+      const problem = keychainProblem();
+      if (problem) return null;
+      return entry(id).getPassword() ?? null;
+    },
+    forget(id) {
+      if (readFile()[id] !== undefined) this.remove(id, 'file');
+      if (!keychainProblem()) this.remove(id, 'keychain');
     },
   };
 }

@@ -24,7 +24,8 @@ const saved: ConsoleSettings = {
   fleetMembers: [],
   alertThresholds: DEFAULT_ALERT_THRESHOLDS,
   alertDesktopNotifications: true,
-  heartbeatUrl: '',
+  heartbeatConfigured: false,
+  heartbeatLabel: '',
   heartbeatEverySeconds: 30,
 };
 
