@@ -96,10 +96,14 @@ export const useSettings = () => {
   return useQuery({ queryKey: ['settings'], queryFn: () => bridge.call('settings', undefined) });
 };
 
-/** Alerts active now, their history, mutes and channels; the `alert` event refetches them. */
+/**
+ * Alerts active now, their history, mutes and channels. The `alert` event refetches them; so does a 10 s
+ * poll, since what a muted alert records (its firing, reminder, resolution) comes with no event: it is
+ * delivered nowhere, the desktop notification included.
+ */
 export const useAlerts = () => {
   const bridge = useBridge();
-  return useQuery({ queryKey: ['alerts'], queryFn: () => bridge.call('alerts', undefined) });
+  return useQuery({ queryKey: ['alerts'], queryFn: () => bridge.call('alerts', undefined), refetchInterval: 10_000 });
 };
 
 /** Settings → Alerts: thresholds (and which flags fix), desktop notifications, channels. */
