@@ -40,7 +40,7 @@ export function alertNotificationTitle(message: AlertMessage): string {
  */
 export function notifyAlerts(notify: Notify, service: Pick<DesktopService, 'onEvent' | 'api'>, log: DesktopLog): () => void {
   return service.onEvent((event) => {
-    if (event.type !== 'alert') return;
+    if (event.type !== 'alert' || event.muted) return; // a muted alert only refreshes the console
     const { message } = event;
     service.api
       .alertSettings()

@@ -3,8 +3,8 @@
  * snapshot of what the core knows (health, the keeper's records and crank steps, the guardian's pause,
  * the fleet watch, the liquidity pool), its history and mutes in alerts.db (alert-history.ts), thresholds
  * (Settings → Alerts; flags win for a run), readiness for monitors, and the channels (the channels
- * helper's AlertChannels; none by default). Every delivered message also goes to the console as an
- * `alert` event (the desktop host turns it into a system notification).
+ * helper's AlertChannels; none by default). Every message also goes to the console as an `alert` event
+ * (the desktop host turns it into a system notification unless it was muted).
  */
 import { dirname } from 'node:path';
 import type { EventEmitter } from 'node:events';
@@ -144,6 +144,9 @@ export function createAlertService(control: KeeperControl, options: Pick<Resolve
         } catch (error) {
           log.warn({ error: (error as Error).message, path: historyPath }, 'an alert could not be written to the history');
         }
+        // The engine delivers only unmuted messages (deliver below emits those); the console must still
+        // refetch for a muted one, whose history row and active entry changed. No notification for it.
+        if (muted) service.emit({ type: 'alert', message, muted: true });
       },
       deliver: (message) => {
         log.warn({ alert: message.alert, state: message.state, severity: message.severity }, message.summary);

@@ -653,8 +653,11 @@ export type OperatorEvent =
   | { type: 'latency'; latency: OracleLatencyView[] }
   /** The guardian paused or resumed new wagers, or its key or settings changed: read the guardian view again. */
   | { type: 'guardian' }
-  /** An alert fired, reminded or resolved: refetch `alerts` (the desktop host shows a system notification). */
-  | { type: 'alert'; message: AlertMessage };
+  /**
+   * An alert fired, reminded or resolved: refetch `alerts`. The desktop host shows a system notification
+   * unless `muted` (recorded in the history while muted, delivered to no channel).
+   */
+  | { type: 'alert'; message: AlertMessage; muted?: boolean };
 
 /** IPC channel names (the preload and the Electron main import these; nothing else crosses). */
 export const IPC_CHANNEL_PREFIX = 'operator:';

@@ -452,9 +452,10 @@ describe('notifications', () => {
     message: { alert: 'oracle-stalled' as const, state, severity, summary: `A randomness request has waited 61 slots (${state}).`, keeper: null, cluster: 'localnet', at: '2026-01-01T00:00:00.000Z', ...extra },
   });
 
-  it('shows every alert the engine delivers (firing, reminder, resolved) with its summary, and nothing for other events', async () => {
+  it('shows every alert the engine delivers (firing, reminder, resolved) with its summary, and nothing for other events or muted alerts', async () => {
     const { standIn, emit } = await startApp();
     emit({ type: 'health', health: health({ oracleWait: { waiting: 2, oldestWaitSlots: 61 } }) });
+    emit({ ...alert('firing', 'warning'), muted: true }); // recorded while muted: the console refetches, no notification
     emit(alert('firing', 'critical'));
     emit(alert('firing', 'critical', { reminder: true }));
     emit(alert('resolved', 'critical'));

@@ -1,0 +1,102 @@
+/**
+ * The alert service in the operator service: a muted alert is recorded and delivered to no channel, yet the
+ * console still gets its `alert` event (marked muted, so the desktop host shows no notification), so the
+ * Alerts screen's history and active list refresh at once. Real alerts.db in a temporary folder; the
+ * keeper and its health are stand-ins; time is an injected clock.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_ALERT_THRESHOLDS, type AlertMessage } from '../../alerts/alert-types';
+import type { KeeperEvents } from '../../keeper/keeper-events';
+import { createAlertService, emptyAlertChannels, type AlertService } from '../alert-service';
+import type { KeeperControl } from '../keeper-control';
+import type { ConsoleSettings, HealthView, OperatorEvent } from '../operator-interface';
+import type { ResolvedOperatorOptions } from '../operator-options';
+
+let dir: string | undefined;
+let service: AlertService | undefined;
+afterEach(async () => {
+  service?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('alert service', () => {
+  it('a muted alert still sends the console its refetch event (marked muted) but reaches no channel; unmuted, the resolution goes everywhere', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'alert-service-'));
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    let lamports = 50_000_000n; // 0.05 SOL: below the critical 0.1
+    const health = async (): Promise<HealthView> => ({
+      lamports: String(lamports),
+      lastTick: now,
+      queue: 0,
+      rpcError: null,
+      slot: 1_000,
+      rpcLatencyMs: 5,
+      checkedAt: now,
+      runway: { lamportsPerCrank: 5_000, cranks: Number(lamports / 5_000n), low: false },
+      oracleWait: { waiting: 0, oldestWaitSlots: null },
+      overdue: [],
+    });
+    const control = {
+      chain: undefined,
+      keeperSide: {
+        core: {
+          keeper: { address: 'Keeper1111111111111111111111111111111111111', records: { byState: () => [] } },
+        },
+      },
+      api: { health, status: async () => ({ startedAt: now }) },
+    } as unknown as KeeperControl;
+    const settings = {
+      store: { alertThresholds: { ...DEFAULT_ALERT_THRESHOLDS, debounceSeconds: 0 } } as ConsoleSettings,
+      set: () => undefined,
+    };
+    const delivered: AlertMessage[] = [];
+    const events: OperatorEvent[] = [];
+    service = createAlertService(
+      control,
+      {
+        flags: {},
+        settings,
+        dataDir: dir,
+        log: { warn: vi.fn(), info: vi.fn() } as unknown as ResolvedOperatorOptions['log'],
+      },
+      {
+        emit: (event) => events.push(event),
+        keeperEvents: new EventEmitter<KeeperEvents>(),
+        fleet: async () => [],
+        liquidity: () => Promise.reject(new Error('no pool here')),
+        channels: { ...emptyAlertChannels(), deliver: (message) => delivered.push(message) },
+        clock: () => now,
+        everyMs: 20,
+      },
+    );
+    await service.api.muteAlert({ alert: 'balance-low', minutes: 60 });
+    service.start();
+
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    expect(events[0]).toMatchObject({
+      type: 'alert',
+      muted: true,
+      message: { alert: 'balance-low', state: 'firing', severity: 'critical' },
+    });
+    expect(delivered).toEqual([]);
+    const view = await service.api.alerts();
+    expect(view.history.map((entry) => [entry.alert, entry.state, entry.muted])).toEqual([
+      ['balance-low', 'firing', true],
+    ]);
+    expect(view.active[0]).toMatchObject({ alert: 'balance-low', mutedUntil: '2026-01-01T01:00:00.000Z' });
+
+    await service.api.muteAlert({ alert: 'balance-low', minutes: 0 });
+    lamports = 10n * 1_000_000_000n;
+    now += 1_000;
+    await vi.waitFor(() => expect(events).toHaveLength(2));
+    expect(events[1]).toEqual({
+      type: 'alert',
+      message: expect.objectContaining({ alert: 'balance-low', state: 'resolved' }),
+    });
+    expect(delivered.map((message) => [message.alert, message.state])).toEqual([['balance-low', 'resolved']]);
+  });
+});
