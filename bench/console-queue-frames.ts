@@ -164,6 +164,10 @@ const loadGenerator: OperatorApi = {
   sendTestAlert: async () => {
     throw new Error('not part of this benchmark');
   },
+  logs: async () => ({ lines: [] }),
+  saveDiagnostics: async () => {
+    throw new Error('not part of this benchmark');
+  },
 };
 
 const listeners = new Set<(event: OperatorEvent) => void>();

@@ -5,7 +5,9 @@
  * `console` (the URL with the per-run token) when the console is served.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { attachLogFile, detachLogFile } from '../logging';
+import { UsageError } from './cli-flags';
 import { openHeadlessSettings } from '../operator/console-settings';
 import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../operator/operator-service';
 import { defaultDatabasePath, untilSignal } from './keeper-runtime';
@@ -16,6 +18,8 @@ export const CONSOLE_UI_DIRECTORY = projectPath('out', 'renderer');
 
 export interface ConsoleHostOptions {
   console: boolean;
+  /** --log-file FILE: the logs also go to this rotating file (10 MB x 5). */
+  logFile?: string;
   flags: OperatorFlags;
   /** `keeper` cranks with its own key (keychain or --keypair) even on a localnet; `serve` with the dev key. */
   devKeyOnLocalnet: boolean;
@@ -26,6 +30,10 @@ export interface ConsoleHostOptions {
 }
 
 export async function runConsoleHost(options: ConsoleHostOptions): Promise<number> {
+  if (options.logFile)
+    await attachLogFile(resolve(options.logFile)).catch((error: unknown) => {
+      throw new UsageError(`--log-file: ${(error as Error).message} (name a file in a folder you can write)`);
+    });
   const service = createOperatorService({
     host: 'headless',
     settings: openHeadlessSettings(),
@@ -55,5 +63,6 @@ export async function runConsoleHost(options: ConsoleHostOptions): Promise<numbe
   await companion?.stop();
   await service.stop();
   console.log(JSON.stringify({ event: 'stopped', signal }));
+  await detachLogFile();
   return 0;
 }

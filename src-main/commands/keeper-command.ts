@@ -59,6 +59,7 @@ export const KEEPER_OPTIONS = {
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   'no-console': { type: 'boolean' },
+  'log-file': { type: 'string' },
 } as const;
 
 export async function keeperCommand(args: string[]): Promise<number> {
@@ -82,6 +83,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
   return runConsoleHost({
     console: !values['no-console'],
+    ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
     devKeyOnLocalnet: false,
     flags: {
       cluster: { kind: 'rpc', rpcUrl: values.rpc, wsUrl: values.ws ?? null },

@@ -40,6 +40,7 @@ export const SERVE_OPTIONS = {
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   'no-console': { type: 'boolean' },
+  'log-file': { type: 'string' },
 } as const;
 
 export async function serveCommand(args: string[]): Promise<number> {
@@ -63,6 +64,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const alertThresholds = alertThresholdFlags(values);
   return runConsoleHost({
     console: !values['no-console'],
+    ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
     devKeyOnLocalnet: true,
     flags: {
       ...(values.rpc ? { cluster: { kind: 'rpc' as const, rpcUrl: values.rpc, wsUrl: null } } : {}),

@@ -16,6 +16,7 @@ import { createOperatorHttp } from './operator-http';
 import { OPERATOR_HTTP, type OperatorApi, type OperatorEvent } from './operator-interface';
 import type { ResolvedOperatorOptions } from './operator-options';
 import { createOperatorApp, listenOperator } from './operator-server';
+import { registerSecret } from '../diagnostics/secret-scrub';
 
 export interface HostListeners {
   /**
@@ -70,6 +71,7 @@ export function createHostListeners(
         onInternalError: (error, request) => log.error({ error: (error as Error)?.message, ...request }, 'public api error'),
       });
       const token = randomBytes(24).toString('base64url');
+      registerSecret(token); // masked in every log line and diagnostics archive
       const operatorHttp = options.console
         ? createOperatorHttp({ api: service.api, onEvent: (listener) => service.onEvent(listener), token, uiDirectory: options.console.uiDirectory, logger: log })
         : undefined;

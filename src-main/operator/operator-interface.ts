@@ -9,6 +9,8 @@
  */
 
 import type { AlertChannelKind, AlertChannelStatus, AlertMessage, AlertName, AlertSeverity, AlertState, AlertThresholds, HeartbeatView } from '../alerts/alert-types';
+import type { LogLine, LogQuery } from '../diagnostics/log-ring';
+export type { LogLevelName, LogLine, LogQuery } from '../diagnostics/log-ring';
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
 import type { StepTally } from '../store/step-tally';
 import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
@@ -588,6 +590,16 @@ export interface OperatorApi {
   removeAlertChannel(args: { id: string }): Promise<AlertSettingsView>;
   /** Sends a test alert to every channel now and answers how each went. */
   sendTestAlert(): Promise<{ results: AlertChannelStatus[] }>;
+  /** The recent log lines (the last 2000 kept), oldest first, secrets masked: at or above `level`, matching `search`, after `after` (follow mode). */
+  logs(args: LogQuery | undefined): Promise<{ lines: LogLine[] }>;
+  /** Writes a diagnostics archive (.tar.gz, secrets removed) to the data folder and answers where. */
+  saveDiagnostics(): Promise<DiagnosticsSavedView>;
+}
+
+/** Where "Save diagnostics…" wrote its archive. */
+export interface DiagnosticsSavedView {
+  path: string;
+  bytes: number;
 }
 
 export type OperatorMethod = keyof OperatorApi;
@@ -632,6 +644,8 @@ export const OPERATOR_METHODS = [
   'addAlertChannel',
   'removeAlertChannel',
   'sendTestAlert',
+  'logs',
+  'saveDiagnostics',
 ] as const satisfies readonly OperatorMethod[];
 
 /** Every OperatorApi method is in the list (a compile-time check). */
@@ -662,6 +676,7 @@ export type OperatorEvent =
 /** IPC channel names (the preload and the Electron main import these; nothing else crosses). */
 export const IPC_CHANNEL_PREFIX = 'operator:';
 export const IPC_EVENT_CHANNEL = 'operator-event';
+export const IPC_SAVE_DIAGNOSTICS = 'desktop:saveDiagnostics';
 export const ipcChannel = (method: OperatorMethod): string => `${IPC_CHANNEL_PREFIX}${method}`;
 
 /** What a call answers over either transport: the value, or an error the UI shows as is. */
@@ -674,6 +689,8 @@ export interface OperatorBridge {
   onEvent(listener: (event: OperatorEvent) => void): () => void;
   /** Desktop only: the system's file picker for a deployment file (its path, or null when cancelled). Headless UIs take a typed path instead. */
   pickDeploymentFile?(): Promise<string | null>;
+  /** Desktop only: "Save diagnostics…" asks where to save (the system's save dialog) and answers the archive written, or null when cancelled. */
+  saveDiagnosticsAs?(): Promise<DiagnosticsSavedView | null>;
   /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */
   desktop?: DesktopPreferencesBridge;
 }

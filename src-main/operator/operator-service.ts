@@ -25,6 +25,9 @@ import { openChannelSecrets } from '../alerts/channels/channel-secrets';
 import { createAlertService } from './alert-service';
 import { alertChannelsForOperator, alertSecretsFolder } from './alert-channel-service';
 import { createConsoleFaucet } from './console-faucet';
+import { createDiagnosticsService } from '../diagnostics/diagnostics-service';
+import type { DiagnosticsSaved } from '../diagnostics/diagnostics-archive';
+import { diagnosticsMetricsText } from '../diagnostics/diagnostics-metrics';
 import { createGuardianService } from './guardian-service';
 import { createHostListeners } from './host-listeners';
 import { createInspectionService } from './inspection-service';
@@ -83,6 +86,8 @@ export interface OperatorService {
   readonly keeperEvents: EventEmitter<KeeperEvents>;
   /** The current guardian's actions, re-emitted across cluster switches (metrics listen here). */
   readonly guardianEvents: EventEmitter<GuardianEvents>;
+  /** Writes the diagnostics archive to `path` (the desktop host's save dialog and tray item). */
+  writeDiagnostics(path: string): Promise<DiagnosticsSaved>;
 }
 
 export function createOperatorService(serviceOptions: OperatorServiceOptions): OperatorService {
@@ -122,6 +127,12 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
   // The heartbeat URL is a secret kept beside the webhook URLs; --heartbeat-url wins for this run.
   const heartbeatUrls = createHeartbeatUrlStore({ secrets: openChannelSecrets(alertSecretsFolder(options)), settings: options.settings, ...(options.flags.heartbeatUrl !== undefined ? { flagUrl: options.flags.heartbeatUrl } : {}), log });
   const alerts = createAlertService(control, options, { emit, keeperEvents, fleet: () => fleet.api.fleet(), liquidity: () => api.liquidity({ owner: null }), channels: alertChannelsForOperator(options) });
+  // Logs and "Save diagnostics…": metrics as /metrics serves them (or read once here when no --metrics-port).
+  const diagnostics = createDiagnosticsService({
+    api: { health: () => api.health(), status: () => api.status(), settings: () => api.settings(), alerts: () => api.alerts(), alertSettings: () => api.alertSettings(), fleet: () => api.fleet() },
+    dataDir: options.dataDir,
+    metricsText: () => diagnosticsMetricsText(hostListeners.metricsUrl, api),
+  });
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
@@ -134,6 +145,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     ...createConsoleFaucet(control),
     ...createLocalOracleService(control, options),
     ...alerts.api,
+    ...diagnostics.api,
   };
   // GET /v1/ready and the dead man's switch: the alert engine's readiness over the live health.
   const readiness = () => alerts.readiness();
@@ -155,6 +167,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
 
   const service: OperatorService = {
     api,
+    writeDiagnostics: diagnostics.writeDiagnostics,
     keeperEvents,
     guardianEvents,
     onEvent,
