@@ -24,6 +24,7 @@ const Faucet = lazyPart(() => import('./screens/Faucet'), (module) => module.Fau
 const Settings = lazyPart(() => import('./screens/Settings'), (module) => module.Settings);
 const Search = lazyPart(() => import('./screens/Search'), (module) => module.Search);
 const Alerts = lazyPart(() => import('./screens/Alerts'), (module) => module.Alerts);
+const Logs = lazyPart(() => import('./screens/Logs'), (module) => module.Logs);
 
 
 const CONNECTION_TEXT = { connected: 'live', connecting: 'connecting…', disconnected: 'disconnected' } as const;
@@ -152,6 +153,7 @@ export function App() {
     liquidity: <Liquidity />,
     faucet: <Faucet />,
     alerts: <Alerts />,
+    logs: <Logs />,
     settings: <Settings />,
     search: <Search />,
   };

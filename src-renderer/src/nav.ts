@@ -9,6 +9,7 @@ export const SCREENS = [
   'liquidity',
   'faucet',
   'alerts',
+  'logs',
   'settings',
   'search',
 ] as const;
@@ -22,5 +23,6 @@ export const NAV: { screen: Screen; label: string; coming?: boolean }[] = [
   { screen: 'liquidity', label: 'Liquidity' },
   { screen: 'faucet', label: 'Faucet' },
   { screen: 'alerts', label: 'Alerts' },
+  { screen: 'logs', label: 'Logs' },
   { screen: 'settings', label: 'Settings' },
 ];
