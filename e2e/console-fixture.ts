@@ -38,7 +38,13 @@ export interface RunningCommand<T> {
 export async function startCommand<T>(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningCommand<T>> {
   const child = spawn(process.execPath, [BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-settings-')), ...env },
+    // Fresh settings and data folders: no spec sees another run's settings, records or alert mutes.
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-settings-')),
+      XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-data-')),
+      ...env,
+    },
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));

@@ -113,6 +113,24 @@ export const CONDITIONS: Record<AlertName, Condition> = {
 };
 
 /** Every condition's reading now. */
+/**
+ * What a "resolved" message says: the condition no longer holds, in words. (The firing's summary ends
+ * with what to do, which is wrong advice once it has cleared.)
+ */
+export const RESOLVED_SUMMARIES: Record<AlertName, string> = {
+  'balance-low': "The keeper's balance and runway are above the alert levels again.",
+  'rpc-failing': 'The RPC answers again.',
+  'loop-stalled': "The keeper's loop passes again.",
+  'requests-overdue': 'No randomness request is overdue any more.',
+  'expiry-without-request': 'No wager is near its expiry without a randomness request any more.',
+  'oracle-stalled': 'The oracle fulfils again: no randomness request waits long any more.',
+  'guardian-paused': 'New wagers are open again: the guardian lifted its pause.',
+  'fleet-member-silent': 'Every fleet member answers again.',
+  'crank-failures': "The keeper's crank failures are back under the alert rate.",
+  'lp-epoch-struck': 'The epoch notice is over.',
+  'lp-claim-ready': 'No liquidity claim is waiting any more.',
+};
+
 export function readConditions(snapshot: AlertSnapshot, thresholds: AlertThresholds): Record<AlertName, ConditionReading> {
   return Object.fromEntries(Object.entries(CONDITIONS).map(([name, condition]) => [name, condition(snapshot, thresholds)])) as Record<AlertName, ConditionReading>;
 }

@@ -5,7 +5,7 @@
  * A muted alert is still recorded but not delivered. Time comes from an injected clock, so the behaviour
  * is tested without waiting.
  */
-import type { ConditionReading } from './alert-conditions';
+import { RESOLVED_SUMMARIES, type ConditionReading } from './alert-conditions';
 import { ALERT_NAMES, type AlertMessage, type AlertName, type AlertSeverity, type AlertThresholds } from './alert-types';
 
 export interface AlertEngineOptions {
@@ -49,6 +49,13 @@ type AlertPhase =
   | { phase: 'pending'; holdingSince: number }
   | { phase: 'firing'; since: number; lastSentAt: number; severity: AlertSeverity; summary: string };
 
+/** The resolution in words, with how long the alert fired (its firing's advice no longer applies). */
+function resolvedSummary(alert: AlertName, since: number, now: number): string {
+  const minutes = Math.round((now - since) / 60_000);
+  const lasted = minutes < 1 ? 'under a minute' : minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
+  return `${RESOLVED_SUMMARIES[alert]} It had fired since ${new Date(since).toISOString().slice(11, 16)} UTC (${lasted}).`;
+}
+
 export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const states = new Map<AlertName, AlertPhase>(ALERT_NAMES.map((name) => [name, { phase: 'clear' }]));
   const muted = new Map<AlertName, number>(Object.entries(options.mutes ?? {}) as [AlertName, number][]);
@@ -70,7 +77,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
         const reading = readings[alert];
         const state = states.get(alert)!;
         if (!reading?.holds) {
-          if (state.phase === 'firing') send(alert, { state: 'resolved', severity: state.severity, summary: `Resolved: ${state.summary}` }, now);
+          if (state.phase === 'firing') send(alert, { state: 'resolved', severity: state.severity, summary: resolvedSummary(alert, state.since, now) }, now);
           if (state.phase !== 'clear') states.set(alert, { phase: 'clear' });
           continue;
         }

@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     root: join(import.meta.dirname, '../../..'),
     include: ['src-main/__tests__/chaos/*.chaos.ts'],
-    env: { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-chaos-config-')) },
+    env: { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-chaos-config-')), XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-chaos-data-')) },
     fileParallelism: false,
     testTimeout: 600_000,
     hookTimeout: 120_000,

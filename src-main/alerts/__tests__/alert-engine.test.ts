@@ -50,6 +50,8 @@ describe('alert engine', () => {
     engine.evaluate(quiet);
     engine.evaluate(quiet);
     expect(delivered.map((message) => message.state)).toEqual(['firing', 'firing', 'resolved']);
+    // The resolution says it cleared and how long it lasted, not the firing's advice.
+    expect(delivered[2]!.summary).toMatch(/^The oracle fulfils again: .* It had fired since \d\d:\d\d UTC \(62 min\)\.$/);
     expect(engine.active()).toEqual([]);
   });
 
