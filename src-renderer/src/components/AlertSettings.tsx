@@ -23,6 +23,7 @@ import {
 import { useAlertSettings, useBridge, useNow } from '../queries';
 import { ChannelStateText } from '../screens/Alerts';
 import { TextField } from './FieldRow';
+import { SettingToggle } from './SettingToggle';
 
 /** Keeps a fresh Settings → Alerts view, and the Alerts screen's channels with it. */
 function useApplyView() {
@@ -126,25 +127,14 @@ function DesktopNotificationsToggle({ view }: { view: AlertSettingsView }) {
     onSuccess: apply,
   });
   return (
-    <div className="actions">
-      <label className="radio">
-        <input
-          type="checkbox"
-          checked={view.desktopNotifications}
-          disabled={save.isPending}
-          onChange={(e) => save.mutate(e.target.checked)}
-        />{' '}
-        Desktop notifications
-      </label>
-      <span className="muted">
-        every alert also as a system notification of the desktop app (a browser console shows none)
-      </span>
-      {save.error && (
-        <span role="alert" className="error">
-          {save.error.message}
-        </span>
-      )}
-    </div>
+    <SettingToggle
+      label="Desktop notifications"
+      checked={view.desktopNotifications}
+      saving={save.isPending}
+      error={save.error}
+      onChange={(desktopNotifications) => save.mutate(desktopNotifications)}
+      note="every alert also as a system notification of the desktop app (a browser console shows none)"
+    />
   );
 }
 

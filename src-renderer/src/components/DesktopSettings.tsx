@@ -8,30 +8,7 @@ import type {
   DesktopPreferencesBridge,
 } from '../../../src-main/operator/operator-interface';
 import { useBridge } from '../queries';
-
-/** One preference: a checkbox that follows the saved value (it turns once main has kept the change), and what it means. */
-function PreferenceToggle(props: {
-  label: string;
-  checked: boolean;
-  saving: boolean;
-  note: string;
-  onChange(checked: boolean): void;
-}) {
-  return (
-    <div className="actions">
-      <label className="radio">
-        <input
-          type="checkbox"
-          checked={props.checked}
-          disabled={props.saving}
-          onChange={(e) => props.onChange(e.target.checked)}
-        />{' '}
-        {props.label}
-      </label>
-      <span className="muted">{props.note}</span>
-    </div>
-  );
-}
+import { SettingToggle } from './SettingToggle';
 
 function DesktopPreferencesForm({ desktop }: { desktop: DesktopPreferencesBridge }) {
   const client = useQueryClient();
@@ -50,7 +27,7 @@ function DesktopPreferencesForm({ desktop }: { desktop: DesktopPreferencesBridge
   const view = preferences.data;
   return (
     <>
-      <PreferenceToggle
+      <SettingToggle
         label="Quit when the window closes"
         checked={view.quitOnWindowClose}
         saving={save.isPending}
@@ -61,7 +38,7 @@ function DesktopPreferencesForm({ desktop }: { desktop: DesktopPreferencesBridge
             : 'closing the window hides it; the keeper keeps cranking in the tray (Quit there stops it)'
         }
       />
-      <PreferenceToggle
+      <SettingToggle
         label="Start at login"
         checked={view.openAtLogin}
         saving={save.isPending}

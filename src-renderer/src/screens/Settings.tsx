@@ -1,5 +1,6 @@
 /** Settings: the cluster (with a connection test), the keeper key, and the loop and API options. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SettingToggle } from '../components/SettingToggle';
 import { FleetSettings } from '../components/FleetSettings';
 import { useState, type FormEvent } from 'react';
 import type {
@@ -367,26 +368,14 @@ function DemoOnTestNetworks({ view }: { view: SettingsView }) {
     },
   });
   return (
-    <div className="actions">
-      <label className="radio">
-        <input
-          type="checkbox"
-          checked={view.settings.demoOnTestNetworks}
-          disabled={save.isPending}
-          onChange={(e) => save.mutate(e.target.checked)}
-        />{' '}
-        Demo app on test networks
-      </label>
-      <span className="muted">
-        opens demo wagers on clusters other than the embedded localnet (never on mainnet-beta)
-        {cluster?.name === 'mainnet-beta' ? ': this cluster is mainnet-beta, so it stays off here' : ''}
-      </span>
-      {save.error && (
-        <span role="alert" className="error">
-          {save.error.message}
-        </span>
-      )}
-    </div>
+    <SettingToggle
+      label="Demo app on test networks"
+      checked={view.settings.demoOnTestNetworks}
+      saving={save.isPending}
+      error={save.error}
+      onChange={(demoOnTestNetworks) => save.mutate(demoOnTestNetworks)}
+      note={`opens demo wagers on clusters other than the embedded localnet (never on mainnet-beta)${cluster?.name === 'mainnet-beta' ? ': this cluster is mainnet-beta, so it stays off here' : ''}`}
+    />
   );
 }
 
