@@ -12,9 +12,11 @@ import {
   IPC_DESKTOP_SET_PREFERENCES,
   IPC_EVENT_CHANNEL,
   IPC_PICK_DEPLOYMENT_FILE,
+  IPC_SAVE_DIAGNOSTICS,
   OPERATOR_METHODS,
   ipcChannel,
   type DesktopPreferencesView,
+  type DiagnosticsSavedView,
   type OperatorArgs,
   type OperatorBridge,
   type OperatorEvent,
@@ -43,6 +45,7 @@ export const bridge: OperatorBridge = {
     return () => void ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
   },
   pickDeploymentFile: () => request<string | null>(IPC_PICK_DEPLOYMENT_FILE),
+  saveDiagnosticsAs: () => request<DiagnosticsSavedView | null>(IPC_SAVE_DIAGNOSTICS),
   desktop: {
     getPreferences: () => request<DesktopPreferencesView>(IPC_DESKTOP_GET_PREFERENCES),
     setPreferences: (changes) => request<DesktopPreferencesView>(IPC_DESKTOP_SET_PREFERENCES, changes),

@@ -17,6 +17,7 @@ import { createNotifier, notifyAlerts } from './notifications';
 import { installPermissionHandlers } from './permissions';
 import { watchPower } from './power';
 import { createKeeperTray } from './tray';
+import { registerDiagnosticsChannel, saveDiagnosticsWithDialog } from './save-diagnostics';
 import { createConsoleWindows, installContentSecurityPolicy, type DesktopPaths } from './window';
 
 export type { DesktopLog, DesktopService, Electron } from './electron-api';
@@ -95,6 +96,8 @@ export async function runDesktopApp(
   registerOperatorChannels(electron, service.api, windows);
   registerFilePicker(electron, windows);
   registerPreferenceChannels(electron, preferences, windows);
+  const diagnostics = service.writeDiagnostics ? { writeDiagnostics: service.writeDiagnostics.bind(service) } : null;
+  if (diagnostics) registerDiagnosticsChannel(electron, diagnostics, windows);
   // Events from the very start of the core (its "starting" status) reach whichever window is open.
   service.onEvent((event) => {
     const window = windows.current();
@@ -112,6 +115,15 @@ export async function runDesktopApp(
     actions: {
       openConsole: () => void showConsole(),
       quit: () => app.quit(),
+      ...(diagnostics
+        ? {
+            saveDiagnostics: () =>
+              void saveDiagnosticsWithDialog(electron, diagnostics).then(
+                (saved) => saved && notify({ title: 'Diagnostics saved', body: `${saved.path} (secrets removed): attach it to your support request.` }),
+                (error: unknown) => log.warn({ error: (error as Error).message }, 'diagnostics could not be saved'),
+              ),
+          }
+        : {}),
       isOpenAtLogin: () => openAtLogin,
       setOpenAtLogin(enabled) {
         try {

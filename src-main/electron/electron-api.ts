@@ -30,6 +30,8 @@ export interface DesktopService {
   stop(): Promise<void>;
   /** Back from sleep: sweep and send what is due now (OperatorService.wake). */
   wake(): Promise<void>;
+  /** Writes the diagnostics archive to `path` ("Save diagnostics…": OperatorService.writeDiagnostics). */
+  writeDiagnostics?(path: string): Promise<{ path: string; bytes: number }>;
 }
 
 /** pino's Logger satisfies it; tests record. */

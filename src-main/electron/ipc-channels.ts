@@ -19,7 +19,7 @@ import {
 import type { Electron } from './electron-api';
 import type { ConsoleWindows, IpcSender } from './window';
 
-const REFUSED =
+export const REFUSED =
   'refused: the operator interface answers the console window only (reopen the console from the tray or the app menu)';
 
 /** Errors are sent as text: Electron would wrap a thrown one in "Error invoking remote method ...". */

@@ -8,7 +8,7 @@ import * as electron from 'electron';
 import Store from 'electron-store';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../logging';
+import { attachLogFile, createLogger } from '../logging';
 import {
   CONSOLE_SETTINGS_DEFAULTS,
   CONSOLE_SETTINGS_MIGRATIONS,
@@ -45,6 +45,10 @@ void runDesktopApp(electron, {
       migrations: CONSOLE_SETTINGS_MIGRATIONS as never,
       defaults: CONSOLE_SETTINGS_DEFAULTS,
     }) as unknown as SettingsBackend;
+    // The desktop app's logs also go to <userData>/logs/ (10 MB x 5), which a window-only app needs.
+    attachLogFile(join(userData, 'logs', 'wager-keeper.log')).catch((error: unknown) =>
+      log.warn({ error: (error as Error).message }, 'the log file could not be opened: logs go to stderr only'),
+    );
     return createOperatorService({ host: 'desktop', settings, dataDir: userData });
   },
   createPreferences: () =>

@@ -53,6 +53,8 @@ const startOfLocalDay = (now = new Date()) =>
 export interface TrayActions {
   openConsole(): void;
   quit(): void;
+  /** "Save diagnostics…": the save dialog, then the archive (absent: no item). */
+  saveDiagnostics?(): void;
   isOpenAtLogin(): boolean;
   setOpenAtLogin(enabled: boolean): void;
 }
@@ -116,6 +118,7 @@ export function createKeeperTray(
         checked: actions.isOpenAtLogin(),
         click: (item) => actions.setOpenAtLogin(item.checked),
       },
+      ...(actions.saveDiagnostics ? [{ label: 'Save diagnostics…', click: () => actions.saveDiagnostics?.() }] : []),
       { type: 'separator' },
       { label: 'Quit Wager Keeper', click: () => actions.quit() },
     ];

@@ -8,10 +8,11 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BUILT_MAIN,
   PROJECT_ROOT,
@@ -138,6 +139,9 @@ describe('the built desktop main under Node with the electron stand-in', () => {
     );
     expect(running.cluster).toMatchObject({ embedded: true, name: 'localnet' });
     expect(running.keeper?.address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    // Its logs also go to <userData>/logs/, numbered by pino-roll (issue 26).
+    const logs = join(host.appData, 'Wager Keeper', 'logs');
+    await vi.waitFor(() => expect(readdirSync(logs).filter((name) => /^wager-keeper\.\d+\.log$/.test(name)).map((name) => readFileSync(join(logs, name), 'utf8')).join('')).toContain('keeper core running'), { timeout: 10_000, interval: 100 });
 
     // app.quit() (the tray's Quit) → before-quit → the core stops → the process exits 0.
     expect(await host.quit()).toBe(0);

@@ -25,6 +25,7 @@ import {
   IPC_DESKTOP_SET_PREFERENCES,
   IPC_EVENT_CHANNEL,
   IPC_PICK_DEPLOYMENT_FILE,
+  IPC_SAVE_DIAGNOSTICS,
   OPERATOR_METHODS,
   ipcChannel,
   type HealthView,
@@ -105,6 +106,10 @@ function recordingService() {
     },
     stop: async () => void (service.stopped += 1),
     wake: async () => void (service.woken += 1),
+    writeDiagnostics: async (path: string) => {
+      calls.push({ method: 'writeDiagnostics', args: path });
+      return { path, bytes: 2048 };
+    },
   };
   return { service, calls, finishStart, emit: (event: OperatorEvent) => listeners.forEach((l) => l(event)) };
 }
@@ -240,12 +245,13 @@ describe('the desktop window', () => {
 });
 
 describe('the IPC channels', () => {
-  it('has one channel per operator method (plus the file picker and the desktop preferences), each reaching the operator interface', async () => {
+  it('has one channel per operator method (plus the file picker, Save diagnostics and the desktop preferences), each reaching the operator interface', async () => {
     const { standIn, calls } = await startApp();
     expect([...standIn.handlers.keys()].sort()).toEqual(
       [
         ...OPERATOR_METHODS.map(ipcChannel),
         IPC_PICK_DEPLOYMENT_FILE,
+        IPC_SAVE_DIAGNOSTICS,
         IPC_DESKTOP_GET_PREFERENCES,
         IPC_DESKTOP_SET_PREFERENCES,
       ].sort(),
@@ -360,6 +366,7 @@ describe('running in the background', () => {
       'Open console',
       'Pause cranking',
       'Start at login',
+      'Save diagnostics…',
       'Quit Wager Keeper',
     ]);
     // The same health again changes nothing: the menu is not rebuilt every second.
@@ -497,12 +504,12 @@ describe('the userData folder', () => {
 
 describe('the sandboxed preload', () => {
   it('exposes exactly window.wagerKeeper: call, onEvent, the file picker and the desktop preferences, over their channels', async () => {
-    const { standIn, emit } = await startApp();
+    const { standIn, emit, calls } = await startApp();
     vi.doMock('electron', () => standIn.electron);
     await import('../../../src-preload/index');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'onEvent', 'pickDeploymentFile']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs']);
 
     expect(await bridge.call('status', undefined)).toEqual({ answeredBy: 'status' });
     await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow(
@@ -527,6 +534,16 @@ describe('the sandboxed preload', () => {
       properties: ['openFile'],
       filters: [{ extensions: ['json'] }, { extensions: ['*'] }],
     });
+
+    // "Save diagnostics…": the save dialog (in Downloads by default) picks where, the core writes there; cancelled: null, nothing written.
+    expect(await bridge.saveDiagnosticsAs!()).toBeNull();
+    expect(standIn.dialogs.at(-1)).toMatchObject({ title: 'Save diagnostics', defaultPath: expect.stringMatching(/downloads\/wager-keeper-diagnostics-\d{8}-\d{6}Z\.tar\.gz$/) });
+    standIn.picked.savePath = '/home/op/support.tar.gz';
+    expect(await bridge.saveDiagnosticsAs!()).toEqual({ path: '/home/op/support.tar.gz', bytes: 2048 });
+    // The tray's item does the same and says where in a notification.
+    standIn.clickMenuItem(standIn.trays[0]!.contextMenu, 'Save diagnostics…');
+    await vi.waitFor(() => expect(standIn.notifications.at(-1)).toMatchObject({ title: 'Diagnostics saved', body: expect.stringContaining('/home/op/support.tar.gz') }));
+    expect(calls.filter((call) => call.method === 'writeDiagnostics').map((call) => call.args)).toEqual(['/home/op/support.tar.gz', '/home/op/support.tar.gz']);
 
     expect(await bridge.desktop!.setPreferences({ quitOnWindowClose: true })).toMatchObject({
       quitOnWindowClose: true,

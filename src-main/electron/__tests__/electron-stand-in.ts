@@ -35,7 +35,8 @@
  *   can click them: a checkbox item flips `checked` before its click runs, as Electron does),
  *   nativeImage.createFromPath (empty when the file is missing), powerSaveBlocker (start/stop/isStarted),
  *   powerMonitor (an EventEmitter: emit 'suspend' and 'resume').
- * - dialog (showErrorBox recorded; showOpenDialog answers `picked.files`, canceled when empty), shell
+ * - dialog (showErrorBox recorded; showOpenDialog answers `picked.files`, canceled when empty; showSaveDialog
+ *   answers `picked.savePath`, canceled when null), shell
  *   (openExternal recorded, openPath), contextBridge.exposeInMainWorld (recorded), ipcRenderer (invoke routed
  *   to ipcMain's handlers from the newest window's main frame, on/removeListener for what main sends).
  *
@@ -101,7 +102,7 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
   const notifications: { title: string; body: string; shown: boolean }[] = [];
   const errorBoxes: { title: string; content: string }[] = [];
   const dialogs: Record<string, unknown>[] = [];
-  const picked = { files: [] as string[] };
+  const picked = { files: [] as string[], savePath: null as string | null };
   const trays: StandInTray[] = [];
   const headerListeners: ((
     details: { responseHeaders?: Record<string, string[]> },
@@ -467,6 +468,10 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       showOpenDialog: async (dialogOptions: Record<string, unknown>) => {
         dialogs.push(dialogOptions);
         return { canceled: picked.files.length === 0, filePaths: [...picked.files] };
+      },
+      showSaveDialog: async (dialogOptions: Record<string, unknown>) => {
+        dialogs.push(dialogOptions);
+        return picked.savePath === null ? { canceled: true, filePath: '' } : { canceled: false, filePath: picked.savePath };
       },
     },
   };
