@@ -21,7 +21,7 @@ import {
   type ThresholdsForm,
 } from '../model/alerts';
 import { useAlertSettings, useBridge, useNow } from '../queries';
-import { ChannelStateText } from '../screens/Alerts';
+import { ChannelsTable } from '../screens/Alerts';
 import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
 
@@ -183,41 +183,26 @@ function ChannelsPart({ view }: { view: AlertSettingsView }) {
       {webhooks.length === 0 ? (
         <p className="muted">No webhook yet: alerts show here and, in the desktop app, as notifications.</p>
       ) : (
-        <table className="plain alerts-table" aria-label="Alert webhooks">
-          <thead>
-            <tr>
-              <th scope="col">Format</th>
-              <th scope="col">Target (secrets masked)</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {webhooks.map((channel) => (
-              <tr key={channel.id}>
-                <th scope="row">{CHANNEL_KIND_TITLES[channel.kind]}</th>
-                <td>
-                  <code>{channel.label}</code>
-                </td>
-                <td className="wrap">
-                  <ChannelStateText status={channel} now={now} />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    aria-label={`Remove ${channel.label}`}
-                    disabled={remove.isPending}
-                    onClick={() => setRemoving(channel)}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ChannelsTable
+          label="Alert webhooks"
+          channels={webhooks}
+          now={now}
+          kindHeading="Format"
+          targetHeading="Target (secrets masked)"
+          action={{
+            heading: 'Remove',
+            render: (channel) => (
+              <button
+                type="button"
+                aria-label={`Remove ${channel.label}`}
+                disabled={remove.isPending}
+                onClick={() => setRemoving(channel)}
+              >
+                Remove
+              </button>
+            ),
+          }}
+        />
       )}
       {removing && (
         <div role="alertdialog" aria-labelledby="remove-channel-title" className="confirm">

@@ -3,6 +3,7 @@
  * The `alert` live event refetches it; a mute's end is seen by the clock, without a fetch.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { AlertChannelStatus, AlertName } from '../../../src-main/alerts/alert-types';
 import type {
   ActiveAlert,
@@ -196,7 +197,7 @@ export function ChannelStateText({ status, now }: { status: AlertChannelStatus; 
   );
 }
 
-function ChannelsTable({ channels, now }: { channels: AlertChannelStatus[]; now: number }) {
+function ChannelsPart({ channels, now }: { channels: AlertChannelStatus[]; now: number }) {
   if (channels.length === 0)
     return (
       <p className="warn">
@@ -206,24 +207,54 @@ function ChannelsTable({ channels, now }: { channels: AlertChannelStatus[]; now:
       </p>
     );
   return (
-    <table className="plain alerts-table" aria-label="Alert channels">
+    <ChannelsTable
+      label="Alert channels"
+      channels={channels}
+      now={now}
+      kindHeading="Channel"
+      targetHeading="Target"
+    />
+  );
+}
+
+/**
+ * Channels with their state (ok, failing with its error, unused), one row each; `action` adds a last
+ * column (Settings → Alerts: Remove).
+ */
+export function ChannelsTable(props: {
+  label: string;
+  channels: AlertChannelStatus[];
+  now: number;
+  kindHeading: string;
+  targetHeading: string;
+  action?: { heading: string; render(channel: AlertChannelStatus): ReactNode };
+}) {
+  const { action } = props;
+  return (
+    <table className="plain alerts-table" aria-label={props.label}>
       <thead>
         <tr>
-          <th scope="col">Channel</th>
-          <th scope="col">Target</th>
+          <th scope="col">{props.kindHeading}</th>
+          <th scope="col">{props.targetHeading}</th>
           <th scope="col">State</th>
+          {action && (
+            <th scope="col">
+              <span className="sr-only">{action.heading}</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
-        {channels.map((channel) => (
+        {props.channels.map((channel) => (
           <tr key={channel.id}>
             <th scope="row">{CHANNEL_KIND_TITLES[channel.kind]}</th>
             <td>
               <code>{channel.label}</code>
             </td>
             <td className="wrap">
-              <ChannelStateText status={channel} now={now} />
+              <ChannelStateText status={channel} now={props.now} />
             </td>
+            {action && <td>{action.render(channel)}</td>}
           </tr>
         ))}
       </tbody>
@@ -282,7 +313,7 @@ export function Alerts() {
           </section>
           <section className="panel wide" aria-labelledby="channels-title">
             <h2 id="channels-title">Channels</h2>
-            <ChannelsTable channels={view.channels} now={now} />
+            <ChannelsPart channels={view.channels} now={now} />
           </section>
           <section className="panel wide" aria-labelledby="history-title">
             <h2 id="history-title">History</h2>
