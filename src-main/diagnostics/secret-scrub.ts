@@ -5,7 +5,8 @@
  * - every http(s)/ws(s) URL is shown as maskUrl shows a webhook URL (user and password dropped, query values
  *   and token-like path segments masked): RPC URLs with an API key, webhook and heartbeat URLs;
  * - `token=`, `api-key=`, `key=`-style values outside URLs (the console URL's `#token=` fragment);
- * - a keypair's bytes (a JSON array of 64 numbers) and base58 secret keys (87–88 characters);
+ * - a keypair's bytes (a JSON array of 64 numbers), and a base58 key after a secret/private name (a bare
+ *   88-character base58 string is left alone: transaction signatures look the same and support needs them);
  * - any value registered with registerSecret (the console's per-run token).
  */
 import { maskUrl } from '../alerts/channels/mask-url';
@@ -22,7 +23,7 @@ const URL_PATTERN = /\b(?:https?|wss?):\/\/[^\s"'<>`\\]+/gi;
 const SECRET_PARAMETER =
   /\b((?:[a-z_-]*token|api[-_]?key|apikey|key|secret|password|routing_key)=)[^&\s"'#\\]+/gi;
 const KEYPAIR_BYTES = /\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]/g;
-const BASE58_SECRET_KEY = /\b[1-9A-HJ-NP-Za-km-z]{86,88}\b/g;
+const NAMED_BASE58_KEY = /((?:secret|private)[\w-]*["']?\s*[:=]\s*["']?)[1-9A-HJ-NP-Za-km-z]{43,88}/gi;
 
 /** A URL with its secrets masked; ws(s) URLs keep their scheme (maskUrl knows only http(s)). */
 export function maskAnyUrl(url: string): string {
@@ -40,5 +41,5 @@ export function scrubSecrets(text: string): string {
     .replace(URL_PATTERN, (url) => maskAnyUrl(url))
     .replace(SECRET_PARAMETER, (_match, name: string) => `${name}${MASK}`)
     .replace(KEYPAIR_BYTES, '"*** keypair bytes ***"')
-    .replace(BASE58_SECRET_KEY, MASK);
+    .replace(NAMED_BASE58_KEY, (_match, name: string) => `${name}${MASK}`);
 }

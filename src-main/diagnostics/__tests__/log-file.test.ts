@@ -56,6 +56,8 @@ describe('the rotating log file', () => {
         webhookUrl: 'https://hooks.slack.com/services/T000/B000/slackSecretPlanted',
         bytes: JSON.stringify(keypair),
         consoleUrl: 'http://127.0.0.1:7300/console/#token=consoleTokenPlanted123',
+        privateKey: `4Pk${'x'.repeat(85)}`,
+        signature: `5Sg${'z'.repeat(85)}`,
       },
       'calling https://api.telegram.org/bot123456:telegramTokenPlanted/sendMessage?chat_id=42 with token consoleTokenPlanted123',
     );
@@ -74,10 +76,12 @@ describe('the rotating log file', () => {
       'telegramTokenPlanted',
       'consoleTokenPlanted123',
       keypair.join(','),
+      `4Pk${'x'.repeat(85)}`,
     ])
       expect(written).not.toContain(secret);
     // What is not a secret stays readable.
     expect(written).toContain('https://rpc.example.com/v2/');
     expect(written).toContain('calling https://api.telegram.org/');
+    expect(written).toContain(`5Sg${'z'.repeat(85)}`); // a transaction signature is not a secret
   });
 });
