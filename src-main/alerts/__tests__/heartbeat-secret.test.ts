@@ -5,8 +5,6 @@
  * file from before (1.0.0, URL in plain text) is migrated on first open. Real conf file, real pino logger.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -16,28 +14,23 @@ import type { KeeperControl } from '../../operator/keeper-control';
 import { effectiveSettings, type OperatorFlags } from '../../operator/operator-options';
 import { createSettingsService } from '../../operator/settings-service';
 import type { Readiness } from '../alert-types';
+import { startMonitorReceiver, type MonitorReceiver } from './monitor-receiver';
 import { CHANNEL_SECRETS_FILE, openChannelSecrets } from '../channels/channel-secrets';
 import { createHeartbeat, type Heartbeat, type HeartbeatBeat } from '../heartbeat';
 import { createHeartbeatUrlStore, HEARTBEAT_SECRET_ID } from '../heartbeat-url-store';
 
 const SECRET = '0f8a3c2e-1d4b-4e7a-9c1f-2b3d4e5f6a7b';
 
-let receiver: Server;
+let receiver: MonitorReceiver;
 let base: string;
-const pings: string[] = [];
+let pings: string[];
 const folders: string[] = [];
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    pings.push(`${request.method} ${request.url}`);
-    response.statusCode = request.url?.startsWith('/fail') ? 500 : 200;
-    response.end('OK');
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startMonitorReceiver();
+  ({ base, pings } = receiver);
 });
 afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 let heartbeat: Heartbeat | undefined;

@@ -3,10 +3,9 @@
  * while ready, none while not, pings again after; a monitor that fails or hangs is shown failing and
  * logged without its secret. Periods of 50 ms; the test waits for beats (onBeat), never for time.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Readiness } from '../alert-types';
+import { startMonitorReceiver, type MonitorReceiver } from './monitor-receiver';
 import {
   createHeartbeat,
   type Heartbeat,
@@ -16,23 +15,15 @@ import {
 
 const SECRET = '0f8a3c2e-1d4b-4e7a-9c1f-2b3d4e5f6a7b';
 
-/** The receiver plays the monitor: counts pings per path; /fail answers 500, /hang never answers. */
-let receiver: Server;
+let receiver: MonitorReceiver;
 let base: string;
-const pings: string[] = [];
+let pings: string[];
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    if (request.url?.startsWith('/hang')) return; // never answers
-    pings.push(`${request.method} ${request.url}`);
-    response.statusCode = request.url?.startsWith('/fail') ? 500 : 200;
-    response.end('OK');
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startMonitorReceiver();
+  ({ base, pings } = receiver);
 });
 afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });
 
 let heartbeat: Heartbeat | undefined;
