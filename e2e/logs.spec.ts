@@ -1,11 +1,13 @@
 /**
  * The Logs screen on one `serve` (a fresh data folder, --log-file in it): the keeper's recent lines show
  * with their UTC time, the level filter and the search narrow them, and Save diagnostics… writes the
- * archive into the data folder and says where (with --log-file's files beside the ring in it).
+ * archive into the data folder, says where and the browser downloads it (with --log-file's files beside
+ * the ring in it).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { list } from 'tar';
 import {
   attachScreenshot,
   expect,
@@ -70,13 +72,23 @@ test('the Logs screen: recent lines in UTC, level filter, search, Save diagnosti
     await page.screenshot({ path: join(DOCS_SCREENSHOTS, 'logs.png') });
   }
 
-  // Save diagnostics…: headless, the archive goes to the data folder and the screen says where.
+  // Save diagnostics…: headless, the archive goes to the data folder, the screen says where, and the
+  // browser downloads the same file (the console may be far from that folder).
+  const downloading = page.waitForEvent('download', { timeout: 15_000 });
   await page.getByRole('button', { name: 'Save diagnostics…' }).click();
   const saved = page.locator('.diagnostics-path');
   await expect(saved).toHaveText(/wager-keeper-diagnostics-\d{8}-\d{6}Z\.tar\.gz$/, { timeout: 15_000 });
   const path = (await saved.textContent())!;
   expect(path.startsWith(join(dataHome, 'wager-keeper', 'diagnostics'))).toBe(true);
   expect(existsSync(path)).toBe(true);
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(path.split('/').pop());
+  const downloaded = (await download.path())!;
+  expect(readFileSync(downloaded).equals(readFileSync(path))).toBe(true);
+  const entries: string[] = [];
+  await list({ file: downloaded, onReadEntry: (entry) => void entries.push(entry.path) });
+  expect(entries).toContain('wager-keeper-diagnostics/health.json');
+  await expect(page.getByRole('link', { name: 'download again' })).toBeVisible();
   // --log-file writes its numbered files.
   expect(readdirSync(join(dataHome, 'logs')).some((name) => /^serve\.\d+\.log$/.test(name))).toBe(true);
 });

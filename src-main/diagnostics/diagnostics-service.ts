@@ -29,6 +29,9 @@ const appVersion = (): string | null => {
   }
 };
 
+/** The folder a headless keeper's saveDiagnostics writes to (the operator HTTP API serves its archives as downloads). */
+export const diagnosticsFolder = (dataDir: string): string => join(dataDir, 'diagnostics');
+
 export function createDiagnosticsService({ api, dataDir, metricsText }: DiagnosticsServiceOptions) {
   const writeDiagnostics = (path: string): Promise<DiagnosticsSaved> =>
     writeDiagnosticsArchive(path, {
@@ -53,7 +56,7 @@ export function createDiagnosticsService({ api, dataDir, metricsText }: Diagnost
     });
   const api_: Pick<OperatorApi, 'logs' | 'saveDiagnostics'> = {
     logs: async (args) => ({ lines: logRing.query(args ?? {}) }),
-    saveDiagnostics: () => writeDiagnostics(join(dataDir, 'diagnostics', diagnosticsFileName())),
+    saveDiagnostics: () => writeDiagnostics(join(diagnosticsFolder(dataDir), diagnosticsFileName())),
   };
   return { api: api_, writeDiagnostics };
 }

@@ -17,6 +17,7 @@ import { OPERATOR_HTTP, type OperatorApi, type OperatorEvent } from './operator-
 import type { ResolvedOperatorOptions } from './operator-options';
 import { createOperatorApp, listenOperator } from './operator-server';
 import { registerSecret } from '../diagnostics/secret-scrub';
+import { diagnosticsFolder } from '../diagnostics/diagnostics-service';
 
 export interface HostListeners {
   /**
@@ -36,7 +37,7 @@ export interface HostListeners {
 
 export function createHostListeners(
   control: KeeperControl,
-  options: Pick<ResolvedOperatorOptions, 'flags' | 'console' | 'log' | 'failFast'>,
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'console' | 'log' | 'failFast' | 'dataDir'>,
   service: {
     api: OperatorApi;
     onEvent(listener: (event: OperatorEvent) => void): () => void;
@@ -73,7 +74,14 @@ export function createHostListeners(
       const token = randomBytes(24).toString('base64url');
       registerSecret(token); // masked in every log line and diagnostics archive
       const operatorHttp = options.console
-        ? createOperatorHttp({ api: service.api, onEvent: (listener) => service.onEvent(listener), token, uiDirectory: options.console.uiDirectory, logger: log })
+        ? createOperatorHttp({
+            api: service.api,
+            onEvent: (listener) => service.onEvent(listener),
+            token,
+            uiDirectory: options.console.uiDirectory,
+            logger: log,
+            diagnosticsDirectory: diagnosticsFolder(options.dataDir),
+          })
         : undefined;
       const fetch = operatorHttp ? operatorHttp.withConsole(publicApi.fetch) : publicApi.fetch;
       try {

@@ -1,17 +1,20 @@
 /**
  * The headless transport of the operator interface, on the same listener as /v1: the built console UI at
- * /console/, calls at `POST /operator/api/<method>` and live events at `GET /operator/events` (SSE).
+ * /console/, calls at `POST /operator/api/<method>`, live events at `GET /operator/events` (SSE) and the
+ * archives "Save diagnostics…" wrote at `GET /operator/diagnostics/<name>` (a browser's download).
  *
  * It has operator powers the public API does not, so: it answers loopback peers only (also when --host
  * exposes /v1), only with the per-run token (`Authorization: Bearer <token>`, or `?token=` for the event
- * stream, which EventSource cannot give headers), sends no CORS headers (a page of another origin cannot
+ * stream and the downloads, which EventSource and a link cannot give headers), sends no CORS headers (a page of another origin cannot
  * read it), and never logs the token. Every error is JSON `{ error }`.
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { limitBodies } from '../api/body-limit';
@@ -29,6 +32,8 @@ export interface OperatorHttpOptions {
   logger?: Logger;
   /** Seconds between SSE keep-alive comments (proxies and browsers drop silent streams). */
   keepAliveMs?: number;
+  /** The folder saveDiagnostics writes its archives to: GET /operator/diagnostics/<name> serves those files only. */
+  diagnosticsDirectory?: string;
 }
 
 type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
@@ -40,7 +45,24 @@ export const OPERATOR_ERRORS = {
   notJson: 'body must be a JSON object',
   bodyTooLarge: 'body too large',
   uiMissing: 'the console UI is not built: run `npm run build` (or start with `npm start`, which builds it)',
+  noSuchDiagnostics: 'no such diagnostics archive: press Save diagnostics… on the Logs screen again and download the archive it names',
 } as const;
+
+/** What a diagnostics archive's name may look like: one plain file name, never a path. */
+const ARCHIVE_NAME = /^[\w][\w.-]*\.tar\.gz$/;
+
+/**
+ * The archive called exactly `name` in `folder`, or null: the name must be a plain archive name and one of
+ * the folder's own regular files (not a link), so no encoded `..`, slash or absolute path reaches elsewhere.
+ */
+async function diagnosticsArchive(folder: string | undefined, name: string): Promise<{ path: string; bytes: number } | null> {
+  if (!folder || !ARCHIVE_NAME.test(name)) return null;
+  const names = await readdir(folder).catch(() => [] as string[]);
+  if (!names.includes(name)) return null;
+  const path = join(folder, name);
+  const info = await lstat(path).catch(() => null);
+  return info?.isFile() ? { path, bytes: info.size } : null;
+}
 
 /** Content-Security-Policy of the console page: nothing but its own files and this origin's API. */
 export const CONSOLE_CSP =
@@ -117,7 +139,8 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
   // ---- the operator API
   app.use('/operator/*', async (c, next) => {
     const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-    const given = bearer ?? (c.req.path === OPERATOR_HTTP.events ? c.req.query('token') : undefined);
+    const linkable = c.req.path === OPERATOR_HTTP.events || c.req.path.startsWith(OPERATOR_HTTP.diagnostics);
+    const given = bearer ?? (linkable ? c.req.query('token') : undefined);
     if (!sameToken(given, expected)) return fail(c, 401, OPERATOR_ERRORS.unauthorized);
     await next();
   });
@@ -144,6 +167,20 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
       if (isChainReadError(error)) return fail(c, 503, (error as Error).message);
       return fail(c, 400, (error as Error).message);
     }
+  });
+
+  // A browser's "Save diagnostics…" downloads the archive it just wrote (the desktop app saves where asked instead).
+  app.get(`${OPERATOR_HTTP.diagnostics}:name`, async (c) => {
+    const name = c.req.param('name');
+    const archive = await diagnosticsArchive(options.diagnosticsDirectory, name);
+    if (!archive) return fail(c, 404, OPERATOR_ERRORS.noSuchDiagnostics);
+    return c.body(Readable.toWeb(createReadStream(archive.path)) as ReadableStream, 200, {
+      'content-type': 'application/gzip',
+      'content-length': String(archive.bytes),
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   app.get(OPERATOR_HTTP.events, (c) =>

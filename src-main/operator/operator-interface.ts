@@ -691,6 +691,8 @@ export interface OperatorBridge {
   pickDeploymentFile?(): Promise<string | null>;
   /** Desktop only: "Save diagnostics…" asks where to save (the system's save dialog) and answers the archive written, or null when cancelled. */
   saveDiagnosticsAs?(): Promise<DiagnosticsSavedView | null>;
+  /** Browser only: the address that downloads an archive saveDiagnostics wrote (its file name), token included. */
+  diagnosticsDownloadUrl?(fileName: string): string;
   /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */
   desktop?: DesktopPreferencesBridge;
 }
@@ -725,9 +727,11 @@ export const LOW_BALANCE_LAMPORTS = 50_000_000;
 /** The base fee of a one-signature transaction, for the runway before any crank was paid. */
 export const BASE_FEE_LAMPORTS = 5_000;
 
-/** HTTP transport paths. The token travels as `Authorization: Bearer` (calls) or `?token=` (the SSE stream). */
+/** HTTP transport paths. The token travels as `Authorization: Bearer` (calls) or `?token=` (the SSE stream, downloads). */
 export const OPERATOR_HTTP = {
   apiPrefix: '/operator/api/',
   events: '/operator/events',
   consolePath: '/console/',
+  /** `GET <diagnostics><archive name>`: an archive saveDiagnostics wrote, as a download. */
+  diagnostics: '/operator/diagnostics/',
 } as const;

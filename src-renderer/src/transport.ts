@@ -111,6 +111,9 @@ function httpTransport(token: string): ConsoleTransport {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    // A link cannot send the Authorization header, so the download carries the token as the event stream does.
+    diagnosticsDownloadUrl: (fileName) =>
+      `${OPERATOR_HTTP.diagnostics}${encodeURIComponent(fileName)}?token=${encodeURIComponent(token)}`,
   };
   return {
     bridge,

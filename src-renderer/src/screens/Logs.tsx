@@ -2,7 +2,8 @@
  * Logs: the keeper's recent log lines (the last 2000 the core keeps; secrets masked there), a level filter,
  * a search, follow mode (new lines every second; the view keeps to the bottom while it is there), each
  * line's time in UTC. "Save diagnostics…" writes the support archive: the desktop app asks where, headless
- * keepers write it to their data folder and say where.
+ * keepers write it to their data folder, say where, and the browser downloads it (the console may be on a
+ * laptop, through an SSH tunnel, far from that folder).
  */
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -18,12 +19,30 @@ import { useBridge } from '../queries';
 
 const SHOWN_LINES = 500;
 
+/** The archive's file name from the path the keeper wrote (a POSIX or a Windows path). */
+const fileNameOf = (path: string): string => path.split(/[\\/]/).pop() ?? path;
+
+/** Starts the browser's download of `url` as `fileName`: a link the page clicks. */
+function download(url: string, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+}
+
 function SaveDiagnostics() {
   const bridge = useBridge();
+  const downloadUrl = (saved: DiagnosticsSavedView) =>
+    bridge.diagnosticsDownloadUrl?.(fileNameOf(saved.path));
   const save = useMutation({
     mutationFn: async (): Promise<DiagnosticsSavedView | null> =>
       bridge.saveDiagnosticsAs ? bridge.saveDiagnosticsAs() : bridge.call('saveDiagnostics', undefined),
+    onSuccess: (saved) => {
+      const url = saved && downloadUrl(saved);
+      if (saved && url) download(url, fileNameOf(saved.path));
+    },
   });
+  const savedUrl = save.data ? downloadUrl(save.data) : undefined;
   return (
     <span className="diagnostics">
       <button type="button" onClick={() => save.mutate()} disabled={save.isPending}>
@@ -34,6 +53,16 @@ function SaveDiagnostics() {
           <>
             Saved (secrets removed, {Math.max(1, Math.round(save.data.bytes / 1024))} kB):{' '}
             <code className="diagnostics-path">{save.data.path}</code> — attach it to your support request.
+            {savedUrl && (
+              <>
+                {' '}
+                Your browser downloads it too (
+                <a href={savedUrl} download={fileNameOf(save.data.path)}>
+                  download again
+                </a>
+                ).
+              </>
+            )}
           </>
         )}
         {save.isSuccess && !save.data && <span className="muted">Not saved (cancelled).</span>}
