@@ -69,7 +69,7 @@ export interface AlertServiceOptions {
 }
 
 const HISTORY_SHOWN = 200;
-const GUARDIAN_AND_FLEET_EVERY_MS = 10_000;
+const GUARDIAN_EVERY_MS = 10_000;
 const LIQUIDITY_EVERY_MS = 30_000;
 const HOUR_MS = 3_600_000;
 
@@ -117,7 +117,8 @@ export function createAlertService(control: KeeperControl, options: Pick<Resolve
   const onStep = (step: { outcome: string }) => {
     if (step.outcome === 'landed' || step.outcome === 'failed') steps.push({ at: clock(), failed: step.outcome === 'failed' });
   };
-  // Read less often (each costs the RPC a call or a simulation): the guardian's pause, the fleet, the pool.
+  // Read less often (each costs the RPC a call or a simulation): the guardian's pause, the pool. The fleet
+  // is read every evaluation: the fleet watch polls on its own and answers from memory.
   let newWagersPaused: boolean | null = null;
   let fleet: FleetMemberView[] = [];
   let liquidity: AlertSnapshot['liquidity'] = null;
@@ -160,9 +161,8 @@ export function createAlertService(control: KeeperControl, options: Pick<Resolve
     }));
 
   const readSlow = async (now: number) => {
-    if (now - slowReadsAt >= GUARDIAN_AND_FLEET_EVERY_MS) {
+    if (now - slowReadsAt >= GUARDIAN_EVERY_MS) {
       slowReadsAt = now;
-      fleet = await service.fleet().catch(() => fleet);
       newWagersPaused = control.chain?.deployment ? await readPaused().catch(() => newWagersPaused) : null;
     }
     if (now - liquidityReadAt >= LIQUIDITY_EVERY_MS && control.keeperSide) {
@@ -195,6 +195,7 @@ export function createAlertService(control: KeeperControl, options: Pick<Resolve
     steps = steps.filter((step) => now - step.at < HOUR_MS);
     const keeper = control.keeperSide?.core.keeper;
     const health = keeper ? await control.api.health() : null;
+    fleet = await service.fleet().catch(() => fleet);
     await readSlow(now);
     const slot = health?.slot ?? null;
     const unrequested =

@@ -13,7 +13,7 @@ import { DEFAULT_ALERT_THRESHOLDS, type AlertMessage } from '../../alerts/alert-
 import type { KeeperEvents } from '../../keeper/keeper-events';
 import { createAlertService, emptyAlertChannels, type AlertService } from '../alert-service';
 import type { KeeperControl } from '../keeper-control';
-import type { ConsoleSettings, HealthView, OperatorEvent } from '../operator-interface';
+import type { ConsoleSettings, FleetMemberView, HealthView, OperatorEvent } from '../operator-interface';
 import type { ResolvedOperatorOptions } from '../operator-options';
 
 let dir: string | undefined;
@@ -23,56 +23,70 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** The service over a stand-in keeper whose balance and fleet the test sets, on a real alerts.db, with `now` as its clock. */
+async function startService(stand: {
+  now: () => number;
+  lamports: () => bigint;
+  fleet?: () => FleetMemberView[];
+  debounceSeconds?: number;
+}) {
+  dir = await mkdtemp(join(tmpdir(), 'alert-service-'));
+  const { now } = stand;
+  const health = async (): Promise<HealthView> => ({
+    lamports: String(stand.lamports()),
+    lastTick: now(),
+    queue: 0,
+    rpcError: null,
+    slot: 1_000,
+    rpcLatencyMs: 5,
+    checkedAt: now(),
+    runway: { lamportsPerCrank: 5_000, cranks: Number(stand.lamports() / 5_000n), low: false },
+    oracleWait: { waiting: 0, oldestWaitSlots: null },
+    overdue: [],
+  });
+  const control = {
+    chain: undefined,
+    keeperSide: {
+      core: {
+        keeper: { address: 'Keeper1111111111111111111111111111111111111', records: { byState: () => [] } },
+      },
+    },
+    api: { health, status: async () => ({ startedAt: now() }) },
+  } as unknown as KeeperControl;
+  const settings = {
+    store: {
+      alertThresholds: { ...DEFAULT_ALERT_THRESHOLDS, debounceSeconds: stand.debounceSeconds ?? 0 },
+    } as ConsoleSettings,
+    set: () => undefined,
+  };
+  const delivered: AlertMessage[] = [];
+  const events: OperatorEvent[] = [];
+  service = createAlertService(
+    control,
+    {
+      flags: {},
+      settings,
+      dataDir: dir,
+      log: { warn: vi.fn(), info: vi.fn() } as unknown as ResolvedOperatorOptions['log'],
+    },
+    {
+      emit: (event) => events.push(event),
+      keeperEvents: new EventEmitter<KeeperEvents>(),
+      fleet: async () => stand.fleet?.() ?? [],
+      liquidity: () => Promise.reject(new Error('no pool here')),
+      channels: { ...emptyAlertChannels(), deliver: (message) => delivered.push(message) },
+      clock: now,
+      everyMs: 20,
+    },
+  );
+  return { service, events, delivered };
+}
+
 describe('alert service', () => {
   it('a muted alert still sends the console its refetch event (marked muted) but reaches no channel; unmuted, the resolution goes everywhere', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'alert-service-'));
     let now = Date.parse('2026-01-01T00:00:00Z');
     let lamports = 50_000_000n; // 0.05 SOL: below the critical 0.1
-    const health = async (): Promise<HealthView> => ({
-      lamports: String(lamports),
-      lastTick: now,
-      queue: 0,
-      rpcError: null,
-      slot: 1_000,
-      rpcLatencyMs: 5,
-      checkedAt: now,
-      runway: { lamportsPerCrank: 5_000, cranks: Number(lamports / 5_000n), low: false },
-      oracleWait: { waiting: 0, oldestWaitSlots: null },
-      overdue: [],
-    });
-    const control = {
-      chain: undefined,
-      keeperSide: {
-        core: {
-          keeper: { address: 'Keeper1111111111111111111111111111111111111', records: { byState: () => [] } },
-        },
-      },
-      api: { health, status: async () => ({ startedAt: now }) },
-    } as unknown as KeeperControl;
-    const settings = {
-      store: { alertThresholds: { ...DEFAULT_ALERT_THRESHOLDS, debounceSeconds: 0 } } as ConsoleSettings,
-      set: () => undefined,
-    };
-    const delivered: AlertMessage[] = [];
-    const events: OperatorEvent[] = [];
-    service = createAlertService(
-      control,
-      {
-        flags: {},
-        settings,
-        dataDir: dir,
-        log: { warn: vi.fn(), info: vi.fn() } as unknown as ResolvedOperatorOptions['log'],
-      },
-      {
-        emit: (event) => events.push(event),
-        keeperEvents: new EventEmitter<KeeperEvents>(),
-        fleet: async () => [],
-        liquidity: () => Promise.reject(new Error('no pool here')),
-        channels: { ...emptyAlertChannels(), deliver: (message) => delivered.push(message) },
-        clock: () => now,
-        everyMs: 20,
-      },
-    );
+    const { service, events, delivered } = await startService({ now: () => now, lamports: () => lamports });
     await service.api.muteAlert({ alert: 'balance-low', minutes: 60 });
     service.start();
 
@@ -98,5 +112,40 @@ describe('alert service', () => {
       message: expect.objectContaining({ alert: 'balance-low', state: 'resolved' }),
     });
     expect(delivered.map((message) => [message.alert, message.state])).toEqual([['balance-low', 'resolved']]);
+  });
+
+  it('a fleet member the fleet watch calls silent fires at the next evaluation, not up to 10 s later; answering again resolves as promptly', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const member: FleetMemberView = {
+      url: 'http://10.0.0.2:7300',
+      keeper: 'Peer1111111111111111111111111111111111111111',
+      lamports: '5000000000',
+      lastTick: now,
+      queue: 0,
+      shard: '1/2',
+      overdue: 0,
+      rpcError: null,
+      answeredAtMs: now,
+      error: null,
+      stale: false,
+    };
+    const { service, delivered } = await startService({
+      now: () => now,
+      lamports: () => 10n * 1_000_000_000n,
+      fleet: () => [{ ...member }], // a copy, as the fleet watch gives
+    });
+    service.start();
+    const said = () => delivered.map((message) => `${message.alert} ${message.state}`);
+    // The first evaluation (ready once it has one) saw the member answering.
+    await vi.waitFor(() => expect(service.readiness().ready).toBe(true));
+
+    Object.assign(member, { stale: true, error: 'unreachable (connection refused or no route)' });
+    now += 2_000;
+    await vi.waitFor(() => expect(said()).toEqual(['fleet-member-silent firing']));
+    Object.assign(member, { stale: false, error: null });
+    now += 1_000;
+    await vi.waitFor(() =>
+      expect(said()).toEqual(['fleet-member-silent firing', 'fleet-member-silent resolved']),
+    );
   });
 });
