@@ -21,7 +21,7 @@ import { address, createSolanaRpc, generateKeyPairSigner, lamports, type Address
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendInstructions } from '../../deploy/__tests__/deploy-test-helpers';
-import { startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
+import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
 import { fetchLocalnetManifest } from '../../localnet/localnet-admin-client';
 import { generateKeypairWithBytes, keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { AlertMessage } from '../alert-types';
@@ -185,7 +185,8 @@ interface Ready {
 const started: ChildProcess[] = [];
 let dir: string;
 
-async function startServe(
+/** `wager-keeper <args>` (serve or keeper) until its ready line. */
+async function startWagerKeeper(
   name: string,
   args: string[],
 ): Promise<{ child: ChildProcess; ready: Ready; stderr: () => string }> {
@@ -195,7 +196,7 @@ async function startServe(
     XDG_CONFIG_HOME: join(dir, name, 'config'),
     XDG_DATA_HOME: join(dir, name, 'data'),
   };
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--gateway-port', '0', ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
   });
@@ -210,6 +211,8 @@ async function startServe(
   if (!first) throw new Error(`serve exited before it was ready: ${stderr}`);
   return { child, ready: JSON.parse(first) as Ready, stderr: () => stderr };
 }
+const startServe = (name: string, args: string[]) =>
+  startWagerKeeper(name, ['serve', '--port', '0', '--gateway-port', '0', ...args]);
 async function stopServe(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
@@ -248,6 +251,35 @@ afterAll(async () => {
 
 const oracle = (action: 'stall' | 'resume') =>
   run(process.execPath, [bin, 'oracle', action, '--rpc', keeper.ready.rpcUrl]);
+
+/** The main serve's operator API (the console's transport headless), with the token of its console URL. */
+async function operator<T>(method: string, args: object = {}): Promise<T> {
+  const token = new URLSearchParams(new URL(keeper.ready.console!).hash.slice(1)).get('token')!;
+  const response = await fetch(`${keeper.ready.api}/operator/api/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: JSON.stringify(args),
+  });
+  const body = (await response.json()) as T;
+  if (!response.ok)
+    throw new Error(`operator ${method} answered ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A new keeper key with 5 SOL airdropped on the main serve's localnet, written as a keypair file (the dev key is the main serve's). */
+async function fundedKeypairFile(name: string): Promise<string> {
+  const key = await generateKeypairWithBytes();
+  const keypairFile = join(dir, `${name}.json`);
+  await writeFile(keypairFile, JSON.stringify([...key.secretKey]));
+  const rpc = createSolanaRpc(keeper.ready.rpcUrl);
+  await rpc.requestAirdrop(key.signer.address as Address, lamports(5n * SOL)).send();
+  await waitFor(`the airdrop to ${name}`, async () =>
+    (await rpc.getBalance(key.signer.address, { commitment: 'confirmed' }).send()).value >= 5n * SOL
+      ? true
+      : undefined,
+  );
+  return keypairFile;
+}
 
 describe('alerts end to end: one serve, every channel, /v1/ready and the heartbeat', () => {
   it('the oracle stalled: each channel gets the firing once in the shape its service documents (a warning, then critical once it escalates), none repeated; 503 and no heartbeat meanwhile; one resolution, 200 and heartbeats after', async () => {
@@ -392,16 +424,10 @@ describe('alerts end to end: one serve, every channel, /v1/ready and the heartbe
       expect(saidAbout(channel, 'oracle-stalled').at(-1), channel).toBe('oracle-stalled resolved');
 
     // Every message sent is in the console's history (alerts.db), newest first.
-    const token = new URLSearchParams(new URL(keeper.ready.console!).hash.slice(1)).get('token')!;
-    const view = (await (
-      await fetch(`${api}/operator/api/alerts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-      })
-    ).json()) as {
+    const view = await operator<{
       active: { alert: string }[];
       history: { alert: string; state: string; severity: string }[];
-    };
+    }>('alerts');
     const history = view.history
       .map((entry) =>
         entry.state === 'resolved' ? `${entry.alert} resolved` : `${entry.alert} firing ${entry.severity}`,
@@ -418,16 +444,7 @@ describe('alerts end to end: one serve, every channel, /v1/ready and the heartbe
     const proxy: TcpProxy = await startTcpProxy(Number(new URL(keeper.ready.rpcUrl).port));
     try {
       // Its own funded key: the localnet's dev key is the first serve's.
-      const key = await generateKeypairWithBytes();
-      const keypairFile = join(dir, 'rpc-keeper.json');
-      await writeFile(keypairFile, JSON.stringify([...key.secretKey]));
-      const rpc = createSolanaRpc(keeper.ready.rpcUrl);
-      await rpc.requestAirdrop(key.signer.address as Address, lamports(5n * SOL)).send();
-      await waitFor('the airdrop to the second keeper', async () =>
-        (await rpc.getBalance(key.signer.address, { commitment: 'confirmed' }).send()).value >= 5n * SOL
-          ? true
-          : undefined,
-      );
+      const keypairFile = await fundedKeypairFile('rpc-keeper');
 
       const second = await startServe('rpc', [
         '--rpc',
@@ -473,5 +490,79 @@ describe('alerts end to end: one serve, every channel, /v1/ready and the heartbe
     } finally {
       await proxy.close();
     }
+  });
+
+  it('a fleet member stopped (a second keeper, shard 1/2, listed in Settings → Fleet of the serve, shard 0/2): one fleet-member-silent warning per channel, not repeated; started again: one resolution. /v1/ready stays 200 and the heartbeat goes on: the serve itself is fine', async () => {
+    const { api, rpcUrl } = keeper.ready;
+    // A fixed port, so the member started again answers at the URL the serve watches.
+    const memberUrl = `http://127.0.0.1:${await closedPort()}`;
+    const memberArgs = [
+      'keeper',
+      '--rpc',
+      rpcUrl,
+      '--keypair',
+      await fundedKeypairFile('fleet-member'),
+      '--shard',
+      '1/2',
+      '--port',
+      new URL(memberUrl).port,
+      '--db',
+      join(dir, 'fleet-member.db'),
+      '--no-console',
+    ];
+    let member = await startWagerKeeper('fleet-member', memberArgs);
+    const memberKey = member.ready.keeper;
+
+    // Settings → Fleet, at run time: the serve takes shard 0 of 2 and watches the member's /v1/health.
+    await operator('saveSettings', { changes: { shard: '0/2', fleetMembers: [memberUrl] } });
+    type Member = { url: string; keeper: string | null; shard: string | null; stale: boolean };
+    const watched = async () => (await operator<Member[]>('fleet')).find((entry) => entry.url === memberUrl);
+    expect(
+      await waitFor('the serve to see the member answer', async () => {
+        const seen = await watched();
+        return seen?.keeper ? seen : undefined;
+      }),
+    ).toMatchObject({ keeper: memberKey, shard: '1/2', stale: false });
+
+    await stopServe(member.child);
+    // The fleet watch calls a member silent after 15 s without an answer (fleet-watch.ts), then the debounce.
+    await waitFor(
+      'the fleet-member-silent firing on every channel',
+      () => CHANNELS.every((channel) => saidAbout(channel, 'fleet-member-silent').length > 0),
+      45_000,
+    );
+    const firedAt = Date.now();
+    const firing = received.find(
+      (request) => request.path === '/json' && (request.body as AlertMessage).alert === 'fleet-member-silent',
+    )!;
+    expect((firing.body as AlertMessage).summary).toMatch(
+      new RegExp(
+        `^1 fleet member silent \\(${memberUrl.replaceAll('.', '\\.')}\\): its shard's wagers wait for the takeover`,
+      ),
+    );
+    // A silent peer is a warning about the fleet, not this keeper being unfit: ready, heartbeats go on.
+    expect((await readyOf(api)).status).toBe(200);
+    // Three more heartbeats (the serve evaluates once a second meanwhile) without a repeat.
+    await waitFor('three heartbeats after the firing', () => beatsAfter('/beat', firedAt) >= 3);
+    expect((await watched())?.stale).toBe(true);
+    for (const channel of CHANNELS)
+      expect(saidAbout(channel, 'fleet-member-silent'), channel).toEqual([
+        'fleet-member-silent firing warning',
+      ]);
+
+    member = await startWagerKeeper('fleet-member', memberArgs);
+    await waitFor('the fleet-member-silent resolution on every channel', () =>
+      CHANNELS.every((channel) =>
+        saidAbout(channel, 'fleet-member-silent').includes('fleet-member-silent resolved'),
+      ),
+    );
+    for (const channel of CHANNELS)
+      expect(saidAbout(channel, 'fleet-member-silent'), channel).toEqual([
+        'fleet-member-silent firing warning',
+        'fleet-member-silent resolved',
+      ]);
+    expect(await watched()).toMatchObject({ keeper: memberKey, stale: false });
+    expect((await readyOf(api)).status).toBe(200);
+    await stopServe(member.child);
   });
 });
