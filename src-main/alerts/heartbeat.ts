@@ -2,8 +2,8 @@
  * The dead man's switch (issue 26): a GET to the operator's heartbeat URL (healthchecks.io, Uptime Kuma's
  * push monitor, ...) every period while the keeper is ready, none while it is not, so the monitor raises
  * its own alarm when the pings stop, even when this machine is off. `--heartbeat-url URL
- * [--heartbeat-every SECONDS]` or Settings; the configuration is read again before every beat, so a
- * change in Settings applies from the next one.
+ * [--heartbeat-every SECONDS]` or Settings; the configuration is read again before every beat and checked
+ * every second between beats, so a change in Settings applies within a second.
  *
  * The URL often carries the monitor's secret (healthchecks.io's ping UUID, a push token): it is kept in
  * the secret store (heartbeat-url-store.ts), never logged or shown whole, only masked by the channels'
@@ -18,6 +18,11 @@ export type { HeartbeatView } from './alert-types';
 export const DEFAULT_HEARTBEAT_EVERY_SECONDS = 30;
 /** The longest a ping may take (shorter when the period is): a monitor that hangs must not hold the next beat. */
 const PING_TIMEOUT_MS = 10_000;
+/** Between beats the configuration is read this often, so a URL or period saved in Settings applies within a second, not after the old period. */
+const CONFIG_CHECK_MS = 1_000;
+
+const sameConfig = (a: HeartbeatConfig | null, b: HeartbeatConfig | null): boolean =>
+  (a?.url ?? '') === (b?.url ?? '') && (a?.url ? a.everySeconds === b?.everySeconds : true);
 
 export interface HeartbeatConfig {
   url: string;
@@ -28,7 +33,7 @@ export interface HeartbeatConfig {
 export type HeartbeatBeat = 'sent' | 'failed' | 'notReady' | 'off';
 
 export interface HeartbeatOptions {
-  /** The configuration in force, read before each beat; null: no heartbeat configured (checks again after the default period). */
+  /** The configuration in force, read before each beat; null: no heartbeat configured (read again every second). */
   config(): HeartbeatConfig | null;
   readiness(): Readiness | Promise<Readiness>;
   log: Pick<Logger, 'info' | 'warn'>;
@@ -138,11 +143,12 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     beat: HeartbeatBeat;
     view: HeartbeatView | null;
     everySeconds: number;
+    config: HeartbeatConfig | null;
   }> => {
     const config = options.config();
     if (!config || config.url === '') {
       current = null;
-      return { beat: 'off', view: null, everySeconds: DEFAULT_HEARTBEAT_EVERY_SECONDS };
+      return { beat: 'off', view: null, everySeconds: DEFAULT_HEARTBEAT_EVERY_SECONDS, config: null };
     }
     const view = viewFor(config);
     let readiness: Readiness;
@@ -162,10 +168,10 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
         );
       view.state = 'notReady';
       view.notReadyReasons = readiness.reasons;
-      return { beat: 'notReady', view, everySeconds: config.everySeconds };
+      return { beat: 'notReady', view, everySeconds: config.everySeconds, config };
     }
     view.notReadyReasons = [];
-    return { beat: await ping(config, view), view, everySeconds: config.everySeconds };
+    return { beat: await ping(config, view), view, everySeconds: config.everySeconds, config };
   };
 
   const loop = async () => {
@@ -174,7 +180,20 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     if (!running) return;
     options.onBeat?.(done.beat, done.view);
     // Every period from the start of the last beat, so a slow monitor does not stretch the rhythm.
-    timer = setTimeout(() => void loop(), Math.max(0, startedAt + done.everySeconds * 1000 - Date.now()));
+    waitUntil(startedAt + done.everySeconds * 1000, done.config);
+  };
+
+  /** Waits for the next beat, or beats at once when the configuration changed meanwhile. */
+  const waitUntil = (dueAt: number, config: HeartbeatConfig | null) => {
+    const left = dueAt - Date.now();
+    timer = setTimeout(
+      () => {
+        if (!running) return;
+        if (left <= CONFIG_CHECK_MS || !sameConfig(options.config(), config)) void loop();
+        else waitUntil(dueAt, config);
+      },
+      Math.max(0, Math.min(left, CONFIG_CHECK_MS)),
+    );
     timer.unref?.();
   };
 

@@ -6,12 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Readiness } from '../alert-types';
 import { startMonitorReceiver, type MonitorReceiver } from './monitor-receiver';
-import {
-  createHeartbeat,
-  type Heartbeat,
-  type HeartbeatBeat,
-  type HeartbeatView,
-} from '../heartbeat';
+import { createHeartbeat, type Heartbeat, type HeartbeatBeat, type HeartbeatView } from '../heartbeat';
 
 const SECRET = '0f8a3c2e-1d4b-4e7a-9c1f-2b3d4e5f6a7b';
 
@@ -100,4 +95,34 @@ describe('heartbeat', () => {
     expect(timedOut?.lastError).toMatch(/no answer within 0.03 s/);
     expect(JSON.stringify(hanging.logs)).not.toContain(SECRET);
   });
+
+  it('starts pinging within a second of a URL being saved, and a new URL replaces a long period at once', async () => {
+    const config: { current: { url: string; everySeconds: number } | null } = { current: null };
+    const sent: HeartbeatView[] = [];
+    let offBeats = 0;
+    let nextSent: (() => void) | undefined;
+    heartbeat = createHeartbeat({
+      config: () => config.current,
+      readiness: () => ({ ready: true, reasons: [] }),
+      log: { info: () => {}, warn: () => {} } as never,
+      onBeat(beat, view) {
+        if (beat === 'off') offBeats++;
+        if (beat !== 'sent') return;
+        sent.push({ ...view! });
+        nextSent?.();
+      },
+    });
+    const sentBeat = () => new Promise<void>((resolve) => (nextSent = resolve));
+    heartbeat.start();
+    await expect.poll(() => offBeats).toBe(1);
+    // Saved while it waits out the no-URL period (30 s): pinged within a second, not after it.
+    config.current = { url: `${base}/ping/first`, everySeconds: 3_600 };
+    await sentBeat();
+    expect(pings).toContain('GET /ping/first');
+    // A new URL while waiting out an hour's period: pinged at once too.
+    config.current = { url: `${base}/ping/second`, everySeconds: 3_600 };
+    await sentBeat();
+    expect(pings).toContain('GET /ping/second');
+    expect(sent.map((view) => view.state)).toEqual(['pinging', 'pinging']);
+  }, 5_000);
 });
