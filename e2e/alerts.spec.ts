@@ -1,15 +1,17 @@
 /**
  * The Alerts screen and Settings → Alerts as an operator drives them on the embedded localnet (one
- * `serve` for the file): an oracle stall fires an alert that shows active and in the history, a mute
- * shows, and resuming resolves it; a json webhook to a receiver this spec runs gets the test alert, and is
- * removed again.
+ * `serve` for the file, with one threshold set by a flag): an oracle stall fires an alert that shows
+ * active and in the history, a mute shows, and resuming resolves it; a json webhook to a receiver this
+ * spec runs gets the test alert, and is removed again; a heartbeat URL on the same receiver gets pings,
+ * shows only masked once saved, and is removed again.
  */
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StatusView } from '../src-main/operator/operator-interface';
 import {
   attachScreenshot,
   expect,
@@ -20,14 +22,31 @@ import {
   type ServeReady,
 } from './console-fixture';
 
+/** A loopback server for the file: it keeps each JSON body POSTed (webhooks) and each GET's path (heartbeat pings). */
+interface Receiver {
+  base: string;
+  bodies: Record<string, unknown>[];
+  pings: string[];
+}
+
 // The alert history and mutes live in the data folder (beside keeper.db): a fresh one, so an earlier
 // run's mute or history cannot show here (and this run's stays out of the developer's own).
-const test = consoleTest.extend<object, { serve: RunningCommand<ServeReady> }>({
+const test = consoleTest.extend<object, { serve: RunningCommand<ServeReady>; receiver: Receiver }>({
   serve: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
       const serve = await startCommand<ServeReady>(
-        ['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0'],
+        [
+          'serve',
+          '--port',
+          '0',
+          '--rpc-port',
+          '0',
+          '--gateway-port',
+          '0',
+          '--alert-expiry-warning-slots',
+          '40',
+        ],
         {
           XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-alerts-data-')),
         },
@@ -37,7 +56,44 @@ const test = consoleTest.extend<object, { serve: RunningCommand<ServeReady> }>({
     },
     { scope: 'worker', timeout: 120_000 },
   ],
+  receiver: [
+    // eslint-disable-next-line no-empty-pattern -- as above
+    async ({}, use) => {
+      const bodies: Record<string, unknown>[] = [];
+      const pings: string[] = [];
+      const server = createServer((request, response) => {
+        if (request.method === 'GET') {
+          pings.push(request.url ?? '');
+          return void response.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+        }
+        let text = '';
+        request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        request.on('end', () => {
+          bodies.push(JSON.parse(text) as Record<string, unknown>);
+          response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      await use({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, pings });
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+    { scope: 'worker' },
+  ],
 });
+
+/** The serve's status through the operator API (the console's token is in the URL the command printed). */
+async function operatorStatus(serve: RunningCommand<ServeReady>): Promise<StatusView> {
+  const url = new URL(serve.ready.console);
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? url.searchParams.get('token');
+  const response = await fetch(new URL('/operator/api/status', url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as StatusView;
+}
 
 const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
 
@@ -112,66 +168,124 @@ test('an oracle stall shows as an active alert and in the history; muted, it say
 test('Settings → Alerts: a json webhook gets the test alert, shows ok, and is removed after a confirmation; thresholds save', async ({
   consolePage: page,
   serve,
+  receiver,
 }, testInfo) => {
-  // The webhook receiver: a loopback server that keeps each body it is sent.
-  const bodies: Record<string, unknown>[] = [];
-  const receiver: Server = createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    request.on('end', () => {
-      bodies.push(JSON.parse(text) as Record<string, unknown>);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    });
+  const { bodies } = receiver;
+  const hookUrl = `${receiver.base}/hook`;
+  await openScreen(page, 'Settings');
+  const section = page.getByRole('region', { name: 'Alerts' });
+  await expect(section.getByRole('textbox', { name: 'Debounce' })).toBeVisible();
+  // Every threshold has its field; the one the serve's flag set is read-only, naming the flag.
+  for (const name of [
+    'Balance warning',
+    'Balance critical',
+    'Runway warning',
+    'RPC failing',
+    'Loop stalled',
+    'Reminder',
+    'Crank failures',
+  ])
+    await expect(section.getByRole('textbox', { name, exact: true })).toBeEditable();
+  const expiry = section.getByRole('textbox', { name: 'Expiry warning' });
+  await expect(expiry).toHaveValue('40');
+  await expect(expiry).not.toBeEditable();
+  await expect(section).toContainText('set by --alert-expiry-warning-slots (read-only for this run)');
+
+  // A threshold: saved, and kept across a reload.
+  await section.getByRole('textbox', { name: 'Debounce' }).fill('7');
+  await section.getByRole('button', { name: 'Save thresholds' }).click();
+  await expect(section.getByRole('status').filter({ hasText: 'Thresholds saved' })).toBeVisible();
+
+  await section.getByRole('combobox', { name: 'Format' }).selectOption('json');
+  await section.getByRole('textbox', { name: 'Webhook URL' }).fill(hookUrl);
+  await section.getByRole('button', { name: 'Add channel' }).click();
+  const webhooks = section.getByRole('table', { name: 'Alert webhooks' });
+  const row = webhooks.getByRole('row').filter({ hasText: 'JSON webhook' });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('nothing sent yet');
+
+  await section.getByRole('button', { name: 'Send a test alert' }).click();
+  await expect(section.getByRole('status', { name: 'Test alert results' })).toContainText('delivered');
+  expect(bodies).toHaveLength(1);
+  expect(bodies[0]).toMatchObject({
+    state: 'firing',
+    severity: expect.stringMatching(/^(warning|critical)$/),
+    cluster: 'localnet',
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  try {
-    await openScreen(page, 'Settings');
-    const section = page.getByRole('region', { name: 'Alerts' });
-    await expect(section.getByRole('textbox', { name: 'Debounce' })).toBeVisible();
+  expect(Object.keys(bodies[0]!).sort()).toEqual(
+    expect.arrayContaining(['alert', 'state', 'severity', 'summary', 'keeper', 'cluster', 'at']),
+  );
+  await expect(row).toContainText(/ok \(last send \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  await screenshot(page, testInfo, 'settings', section);
 
-    // A threshold: saved, and kept across a reload.
-    await section.getByRole('textbox', { name: 'Debounce' }).fill('7');
-    await section.getByRole('button', { name: 'Save thresholds' }).click();
-    await expect(section.getByRole('status').filter({ hasText: 'Thresholds saved' })).toBeVisible();
+  // Opened anew (the token is only in the console URL the command printed): the saved threshold shows.
+  await page.goto('about:blank');
+  await page.goto(serve.ready.console);
+  await openScreen(page, 'Settings');
+  await expect(
+    page.getByRole('region', { name: 'Alerts' }).getByRole('textbox', { name: 'Debounce' }),
+  ).toHaveValue('7');
 
-    await section.getByRole('combobox', { name: 'Format' }).selectOption('json');
-    await section.getByRole('textbox', { name: 'Webhook URL' }).fill(hookUrl);
-    await section.getByRole('button', { name: 'Add channel' }).click();
-    const webhooks = section.getByRole('table', { name: 'Alert webhooks' });
-    const row = webhooks.getByRole('row').filter({ hasText: 'JSON webhook' });
-    await expect(row).toBeVisible();
-    await expect(row).toContainText('nothing sent yet');
+  await row.getByRole('button', { name: /^Remove / }).click();
+  const confirm = section.getByRole('alertdialog');
+  await expect(confirm).toContainText('Remove the JSON webhook channel');
+  await confirm.getByRole('button', { name: 'Remove channel' }).click();
+  await expect(webhooks).toHaveCount(0);
+  await expect(section).toContainText('No webhook yet');
+});
 
-    await section.getByRole('button', { name: 'Send a test alert' }).click();
-    await expect(section.getByRole('status', { name: 'Test alert results' })).toContainText('delivered');
-    expect(bodies).toHaveLength(1);
-    expect(bodies[0]).toMatchObject({
-      state: 'firing',
-      severity: expect.stringMatching(/^(warning|critical)$/),
-      cluster: 'localnet',
-    });
-    expect(Object.keys(bodies[0]!).sort()).toEqual(
-      expect.arrayContaining(['alert', 'state', 'severity', 'summary', 'keeper', 'cluster', 'at']),
-    );
-    await expect(row).toContainText(/ok \(last send \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-    await screenshot(page, testInfo, 'settings', section);
+test('Settings → Alerts → Heartbeat: a URL saved gets pings and shows pinging, only masked after a reload, and is removed', async ({
+  consolePage: page,
+  serve,
+  receiver,
+}, testInfo) => {
+  // A healthchecks.io-like ping id: the secret part of the URL, masked everywhere once saved.
+  const secret = '0f8a3c2e-1d4b-4e7a-9c1f-2b3d4e5f6a7b';
+  const pingPath = `/ping/${secret}`;
+  const pingsSoFar = () => receiver.pings.filter((path) => path === pingPath).length;
+  await openScreen(page, 'Settings');
+  const heartbeat = page.getByRole('form', { name: "Heartbeat (dead man's switch)" });
+  const state = heartbeat.getByRole('status', { name: 'Heartbeat state' });
+  await expect(state).toContainText('Off: no heartbeat URL');
 
-    // Opened anew (the token is only in the console URL the command printed): the saved threshold shows.
-    await page.goto('about:blank');
-    await page.goto(serve.ready.console);
-    await openScreen(page, 'Settings');
-    await expect(
-      page.getByRole('region', { name: 'Alerts' }).getByRole('textbox', { name: 'Debounce' }),
-    ).toHaveValue('7');
+  await heartbeat
+    .getByRole('textbox', { name: 'Heartbeat URL', exact: true })
+    .fill(`${receiver.base}${pingPath}`);
+  await heartbeat.getByRole('textbox', { name: 'Heartbeat period' }).fill('1');
+  await heartbeat.getByRole('button', { name: 'Save heartbeat' }).click();
+  await expect(heartbeat.getByRole('status').filter({ hasText: 'Heartbeat saved' })).toBeVisible();
+  // Write-only: the field empties and only the masked label shows.
+  await expect(heartbeat.getByLabel('Saved heartbeat URL')).toHaveText(`${receiver.base}/ping/***`);
+  await expect(heartbeat.getByRole('textbox', { name: 'New heartbeat URL' })).toHaveValue('');
+  // Pings arrive, one a second (the keeper is ready: the first test resumed the oracle), and the state says so.
+  await expect.poll(pingsSoFar, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  await expect(state).toContainText('Pinging: the monitor takes a ping every 1 s.');
+  await expect(state).toContainText(/last ping \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  await screenshot(page, testInfo, 'heartbeat', heartbeat);
 
-    await row.getByRole('button', { name: /^Remove / }).click();
-    const confirm = section.getByRole('alertdialog');
-    await expect(confirm).toContainText('Remove the JSON webhook channel');
-    await confirm.getByRole('button', { name: 'Remove channel' }).click();
-    await expect(webhooks).toHaveCount(0);
-    await expect(section).toContainText('No webhook yet');
-  } finally {
-    receiver.close();
-  }
+  // Opened anew: still only the masked label, in the page and in what the operator API returns.
+  await page.goto('about:blank');
+  await page.goto(serve.ready.console);
+  await openScreen(page, 'Settings');
+  await expect(heartbeat.getByLabel('Saved heartbeat URL')).toHaveText(`${receiver.base}/ping/***`);
+  await expect(heartbeat.getByRole('textbox', { name: 'Heartbeat period' })).toHaveValue('1');
+  await expect(state).toContainText('Pinging');
+  expect(await page.locator('body').innerText()).not.toContain(secret);
+  expect(JSON.stringify(await operatorStatus(serve))).not.toContain(secret);
+
+  await heartbeat.getByRole('button', { name: 'Remove heartbeat URL' }).click();
+  const confirm = heartbeat.getByRole('alertdialog');
+  await expect(confirm).toContainText(`Remove the heartbeat URL ${receiver.base}/ping/***?`);
+  await confirm.getByRole('button', { name: 'Remove heartbeat' }).click();
+  await expect(heartbeat.getByRole('status').filter({ hasText: 'Heartbeat URL removed' })).toBeVisible();
+  await expect(state).toContainText('Off: no heartbeat URL');
+  await expect(heartbeat.getByRole('textbox', { name: 'Heartbeat URL', exact: true })).toHaveValue('');
+  // The keeper's heartbeat turns off within a second of the removal: no view, and no ping after it.
+  await expect.poll(async () => (await operatorStatus(serve)).heartbeat ?? null).toBeNull();
+  const afterRemoval = pingsSoFar();
+  await page.goto('about:blank');
+  await page.goto(serve.ready.console);
+  await openScreen(page, 'Settings');
+  await expect(state).toContainText('Off: no heartbeat URL');
+  expect(pingsSoFar()).toBe(afterRemoval);
 });

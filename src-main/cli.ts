@@ -39,7 +39,7 @@ Commands:
          [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
          [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
          [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
-         [--log-file FILE]
+         [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
       "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
@@ -54,15 +54,17 @@ Commands:
       --heartbeat-url: a dead man's switch (healthchecks.io, an Uptime Kuma push monitor): a GET to URL every
       --heartbeat-every seconds while the keeper is ready (GET /v1/ready answers 200), none while it is not.
       --alert-balance-warning/-critical SOL, --alert-runway-hours, --alert-rpc-failing-seconds, --alert-loop-stalled-seconds,
-      --alert-debounce-seconds, --alert-reminder-minutes (serve too): the alert thresholds for this run, over
-      Settings → Alerts' (docs/alerts.md, Conditions).
+      --alert-debounce-seconds, --alert-reminder-minutes, --alert-crank-failures-per-10-min (failed cranks above which it
+      alerts), --alert-expiry-warning-slots (how near its expiry a wager without a request alerts), serve too: the alert
+      thresholds for this run, over Settings → Alerts' (docs/alerts.md, Conditions).
       --log-file FILE (serve too): the logs also go to FILE, rotated at 10 MB, 5 files kept (FILE keeper.log is
       written as keeper.1.log, keeper.2.log, ...), secrets masked; stderr still gets every line.
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
         [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
         [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
-        [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60] [--log-file FILE]
+        [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
+        [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").

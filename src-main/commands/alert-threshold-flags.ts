@@ -1,8 +1,9 @@
 /**
  * The alert threshold flags of `keeper` and `serve` (issue 26): `--alert-balance-warning SOL
  * --alert-balance-critical SOL --alert-runway-hours H --alert-rpc-failing-seconds S
- * --alert-loop-stalled-seconds S --alert-debounce-seconds S --alert-reminder-minutes M`. Each wins over
- * Settings → Alerts for this run (shown read-only there) and is never saved.
+ * --alert-loop-stalled-seconds S --alert-debounce-seconds S --alert-reminder-minutes M
+ * --alert-crank-failures-per-10-min N --alert-expiry-warning-slots N`: every threshold of Settings → Alerts.
+ * Each wins over Settings → Alerts for this run (shown read-only there) and is never saved.
  */
 import type { AlertThresholds } from '../alerts/alert-types';
 import { validateAlertThresholds } from '../operator/alert-service';
@@ -16,6 +17,8 @@ const FLAG_THRESHOLDS = {
   'alert-loop-stalled-seconds': 'loopStalledSeconds',
   'alert-debounce-seconds': 'debounceSeconds',
   'alert-reminder-minutes': 'reminderMinutes',
+  'alert-crank-failures-per-10-min': 'crankFailuresPer10Min',
+  'alert-expiry-warning-slots': 'expiryWarningSlots',
 } as const satisfies Record<string, keyof AlertThresholds>;
 type ThresholdFlag = keyof typeof FLAG_THRESHOLDS;
 

@@ -88,6 +88,8 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['serve', '--heartbeat-every', '30'], /--heartbeat-every goes with --heartbeat-url URL/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--heartbeat-url', 'hc-ping.com/abc'], /--heartbeat-url: the heartbeat URL must be an http:\/\/ or https:\/\/ URL/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--heartbeat-url', 'https://hc-ping.com/abc', '--heartbeat-every', '0'], /--heartbeat-every must be an integer >= 1/],
+    [['serve', '--alert-expiry-warning-slots', '151'], /--alert-expiry-warning-slots: expiryWarningSlots must be the slots before expiry at which a wager without a request alerts \(an integer from 1 to 150\), got 151/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--alert-crank-failures-per-10-min', 'many'], /--alert-crank-failures-per-10-min: crankFailuresPer10Min must be the crank failures per 10 minutes above which it alerts \(an integer from 0 to 1000000\), got 'many'/],
     [['verify-randomness', '--authority', '11111111111111111111111111111111', '--deployment', 'd.json', '--seed', '00', '--randomness', '00'], /--deployment needs --rpc/],
   ])('wager-keeper %j', (args, message) => {
     const { code, stderr, stdout } = cli(...args);

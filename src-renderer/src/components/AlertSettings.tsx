@@ -1,26 +1,30 @@
 /**
  * Settings → Alerts: the thresholds (those set by flags read-only), desktop notifications on/off, the
- * webhook channels (masked labels and state; add by URL and format; remove after a confirmation), and
- * "Send a test alert" with each channel's result.
+ * webhook channels (masked labels and state; add by URL and format; remove after a confirmation),
+ * "Send a test alert" with each channel's result, and the heartbeat (dead man's switch): its URL
+ * (write-only, then only its masked label), its period and its state.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type {
   AlertChannelKind,
   AlertChannelStatus,
   AlertThresholds,
 } from '../../../src-main/alerts/alert-types';
-import type { AlertSettingsView } from '../../../src-main/operator/operator-interface';
+import type { AlertSettingsView, SettingsView } from '../../../src-main/operator/operator-interface';
 import {
   CHANNEL_KIND_TITLES,
+  heartbeatStatus,
+  parseHeartbeatForm,
   parseThresholdsForm,
   THRESHOLD_FIELDS,
   thresholdsFormOf,
   WEBHOOK_FORMATS,
   webhookUrlError,
+  type HeartbeatForm,
   type ThresholdsForm,
 } from '../model/alerts';
-import { useAlertSettings, useBridge, useNow } from '../queries';
+import { useAlertSettings, useBridge, useNow, useSettings } from '../queries';
 import { ChannelsTable } from '../screens/Alerts';
 import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
@@ -74,9 +78,7 @@ function ThresholdsPart({ view }: { view: AlertSettingsView }) {
               numeric
               unit={field.unit}
               error={errors[field.key]}
-              note={
-                fixed ? `set by ${field.flag ?? 'a command-line flag'} (read-only for this run)` : field.note
-              }
+              note={fixed ? `set by ${field.flag} (read-only for this run)` : field.note}
               onChange={(value) => setForm({ ...form, [field.key]: value })}
             />
           );
@@ -327,8 +329,188 @@ function ChannelsPart({ view }: { view: AlertSettingsView }) {
   );
 }
 
+/** The heartbeat's state, re-read every 5 s: the status event comes only when the beat's kind changes, not at each ping. */
+function HeartbeatState({ settings }: { settings: SettingsView['settings'] }) {
+  const bridge = useBridge();
+  const status = useQuery({
+    queryKey: ['status'],
+    queryFn: () => bridge.call('status', undefined),
+    refetchInterval: 5_000,
+  });
+  const state = heartbeatStatus(settings, status.data?.heartbeat);
+  const box = { ok: 'ok-box', warn: 'warn-box', error: 'error', muted: 'muted' }[state.tone];
+  return (
+    <div role="status" aria-label="Heartbeat state" className={box}>
+      {state.text}
+      {state.why && <> Why: {state.why}.</>}
+      {state.lastPing && (
+        <>
+          {' '}
+          <span className="muted">({state.lastPing})</span>
+        </>
+      )}
+    </div>
+  );
+}
+
+function HeartbeatPart({ view }: { view: SettingsView }) {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const { settings, fixedByFlags } = view;
+  const urlFixed = fixedByFlags.includes('heartbeatUrl');
+  const everyFixed = fixedByFlags.includes('heartbeatEverySeconds');
+  const [form, setForm] = useState<HeartbeatForm>(() => ({
+    url: '',
+    everySeconds: String(settings.heartbeatEverySeconds),
+  }));
+  const [errors, setErrors] = useState<Partial<Record<keyof HeartbeatForm, string>>>({});
+  const [nothingChanged, setNothingChanged] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const save = useMutation({
+    mutationFn: (changes: { heartbeatUrl?: string; heartbeatEverySeconds?: number }) =>
+      bridge.call('saveSettings', { changes }),
+    onSuccess: (result) => {
+      client.setQueryData(['settings'], result.view);
+      void client.invalidateQueries({ queryKey: ['status'] });
+      // The URL is never shown again: only its masked label.
+      setForm({ url: '', everySeconds: String(result.view.settings.heartbeatEverySeconds) });
+      setRemoving(false);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = parseHeartbeatForm(form, settings.heartbeatEverySeconds, {
+      url: urlFixed,
+      everySeconds: everyFixed,
+    });
+    setErrors(parsed.errors);
+    save.reset();
+    setNothingChanged(false);
+    if (Object.keys(parsed.errors).length > 0) return;
+    if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
+    save.mutate(parsed.changes);
+  };
+  const saved = save.isSuccess ? save.variables : undefined;
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="alert-heartbeat-title">
+      <h3 id="alert-heartbeat-title">Heartbeat (dead man&apos;s switch)</h3>
+      <p className="muted small">
+        A GET to your monitor&apos;s ping URL every period while the keeper is ready (<code>/v1/ready</code>{' '}
+        answers 200), none while it is not: the monitor (healthchecks.io, an Uptime Kuma push monitor) raises
+        its own alarm when the pings stop, even when this machine is off. Give the monitor the same period and
+        a grace time of a few periods.
+      </p>
+      <HeartbeatState settings={settings} />
+      <div className="form-grid">
+        <span>Saved URL</span>
+        <div className="field">
+          {settings.heartbeatConfigured ? (
+            <>
+              <code aria-label="Saved heartbeat URL">{settings.heartbeatLabel}</code>
+              {urlFixed ? (
+                <span className="muted note">set by --heartbeat-url (read-only for this run)</span>
+              ) : (
+                <button
+                  type="button"
+                  disabled={save.isPending}
+                  onClick={() => {
+                    save.reset();
+                    setRemoving(true);
+                  }}
+                >
+                  Remove heartbeat URL
+                </button>
+              )}
+            </>
+          ) : (
+            <span className="muted">none</span>
+          )}
+        </div>
+        {!urlFixed && (
+          <TextField
+            id="alert-heartbeat-url"
+            label={settings.heartbeatConfigured ? 'New heartbeat URL' : 'Heartbeat URL'}
+            value={form.url}
+            placeholder="https://hc-ping.com/…"
+            error={errors.url}
+            note={
+              settings.heartbeatConfigured
+                ? 'replaces the saved one; leave empty to keep it'
+                : 'kept like the keeper key (the OS keychain where there is one) and shown masked once saved'
+            }
+            onChange={(url) => setForm({ ...form, url })}
+          />
+        )}
+        <TextField
+          id="alert-heartbeat-every"
+          label="Heartbeat period"
+          value={form.everySeconds}
+          readOnly={everyFixed}
+          numeric
+          unit="s"
+          error={errors.everySeconds}
+          note={
+            everyFixed
+              ? 'set by --heartbeat-every (read-only for this run)'
+              : 'seconds between pings; a change applies within a second'
+          }
+          onChange={(everySeconds) => setForm({ ...form, everySeconds })}
+        />
+      </div>
+      {!(urlFixed && everyFixed) && (
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending} aria-busy={save.isPending}>
+            Save heartbeat
+          </button>
+        </div>
+      )}
+      {removing && (
+        <div role="alertdialog" aria-labelledby="remove-heartbeat-title" className="confirm">
+          <p id="remove-heartbeat-title">
+            <strong>Remove the heartbeat URL {settings.heartbeatLabel}?</strong> The pings stop, so the
+            monitor will raise its alarm unless you pause or delete the check there too; the URL is deleted
+            from this machine.
+          </p>
+          <div className="actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={save.isPending}
+              onClick={() => save.mutate({ heartbeatUrl: '' })}
+            >
+              Remove heartbeat
+            </button>
+            <button type="button" disabled={save.isPending} onClick={() => setRemoving(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {Object.keys(errors).length > 0 && (
+        <div role="alert" className="error">
+          Nothing was saved: see the message under the field.
+        </div>
+      )}
+      {save.error && (
+        <div role="alert" className="error">
+          Nothing was saved: {save.error.message}
+        </div>
+      )}
+      {nothingChanged && <p role="status">Nothing changed: enter a URL, or a new period, and save again.</p>}
+      {saved && (
+        <p role="status" className="ok-box">
+          {saved.heartbeatUrl === ''
+            ? 'Heartbeat URL removed: no more pings.'
+            : 'Heartbeat saved: it applies within a second.'}
+        </p>
+      )}
+    </form>
+  );
+}
+
 export function AlertSettings() {
   const settings = useAlertSettings();
+  const consoleSettings = useSettings();
   return (
     <section className="panel" aria-labelledby="alert-settings-title">
       <h2 id="alert-settings-title">Alerts</h2>
@@ -350,6 +532,12 @@ export function AlertSettings() {
           <ChannelsPart view={settings.data} />
         </>
       )}
+      {consoleSettings.error && (
+        <div role="alert" className="error">
+          Cannot read the heartbeat settings: {consoleSettings.error.message}
+        </div>
+      )}
+      {consoleSettings.data && <HeartbeatPart view={consoleSettings.data} />}
     </section>
   );
 }

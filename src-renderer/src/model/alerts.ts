@@ -1,13 +1,14 @@
 /**
  * The Alerts screen and Settings → Alerts as pure functions: what each alert is called, the count the
  * navigation and status line show, mutes, times (UTC, local on hover), the thresholds form (text fields →
- * the changes to save, or an error per field) and the webhook form.
+ * the changes to save, or an error per field), the webhook form, and the heartbeat's form and state.
  */
 import type {
   AlertChannelKind,
   AlertChannelStatus,
   AlertName,
   AlertThresholds,
+  HeartbeatView,
 } from '../../../src-main/alerts/alert-types';
 import type { ActiveAlert, AlertHistoryEntry } from '../../../src-main/operator/operator-interface';
 
@@ -123,7 +124,7 @@ export function webhookUrlError(text: string, kind: AlertChannelKind): string | 
   return null;
 }
 
-/** One threshold field: its label, unit, bounds and what it means. */
+/** One threshold field: its label, unit, bounds (the core's, alert-service.ts) and what it means. */
 export interface ThresholdField {
   key: keyof AlertThresholds;
   label: string;
@@ -134,7 +135,7 @@ export interface ThresholdField {
   /** Whole numbers only (otherwise decimals are accepted). */
   whole: boolean;
   /** The flag that sets it for a run. */
-  flag: string | null;
+  flag: string;
 }
 
 export const THRESHOLD_FIELDS: ThresholdField[] = [
@@ -194,7 +195,7 @@ export const THRESHOLD_FIELDS: ThresholdField[] = [
     unit: 's',
     note: 'how long a condition must hold before its alert fires',
     min: 0,
-    max: 3_600,
+    max: 86_400,
     whole: true,
     flag: '--alert-debounce-seconds',
   },
@@ -212,21 +213,21 @@ export const THRESHOLD_FIELDS: ThresholdField[] = [
     key: 'crankFailuresPer10Min',
     label: 'Crank failures',
     unit: 'per 10 min',
-    note: 'alert above this many failed cranks',
-    min: 1,
-    max: 100_000,
+    note: 'alert above this many failed cranks (0: at the first)',
+    min: 0,
+    max: 1_000_000,
     whole: true,
-    flag: null,
+    flag: '--alert-crank-failures-per-10-min',
   },
   {
     key: 'expiryWarningSlots',
     label: 'Expiry warning',
     unit: 'slots',
-    note: 'alert when a wager with no request is this close to expiring',
+    note: 'alert when a wager with no request is this close to expiring (at most 150)',
     min: 1,
-    max: 10_000,
+    max: 150,
     whole: true,
-    flag: null,
+    flag: '--alert-expiry-warning-slots',
   },
 ];
 
@@ -273,4 +274,122 @@ export function parseThresholdsForm(
     delete changes.balanceCriticalSol;
   }
   return { changes, errors };
+}
+
+/** The heartbeat form: the URL is write-only (empty keeps the saved one), the period in seconds. */
+export interface HeartbeatForm {
+  url: string;
+  everySeconds: string;
+}
+
+/** The heartbeat period's bounds (the core's, console-settings.ts). */
+export const HEARTBEAT_EVERY_SECONDS = { min: 1, max: 86_400 };
+
+/** What is wrong with a heartbeat URL to save, or null (the core checks it again). */
+export function heartbeatUrlError(text: string): string | null {
+  const url = text.trim();
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // not a URL: said below
+  }
+  if (protocol === 'http:' || protocol === 'https:') return null;
+  return `${url ? `"${url}" is not an http(s) URL` : 'Enter the URL'}: paste the whole ping URL your monitor gives you, like https://hc-ping.com/<uuid> (healthchecks.io) or https://kuma.example/api/push/<token> (Uptime Kuma)`;
+}
+
+/**
+ * Checks the heartbeat form: the changes to save (`heartbeatUrl` only when one was entered; nothing a flag
+ * fixed), or an error per field.
+ */
+export function parseHeartbeatForm(
+  form: HeartbeatForm,
+  savedEverySeconds: number,
+  fixed: { url: boolean; everySeconds: boolean },
+): {
+  changes: { heartbeatUrl?: string; heartbeatEverySeconds?: number };
+  errors: Partial<Record<keyof HeartbeatForm, string>>;
+} {
+  const changes: { heartbeatUrl?: string; heartbeatEverySeconds?: number } = {};
+  const errors: Partial<Record<keyof HeartbeatForm, string>> = {};
+  if (!fixed.url && form.url.trim() !== '') {
+    const error = heartbeatUrlError(form.url);
+    if (error) errors.url = error;
+    else changes.heartbeatUrl = form.url.trim();
+  }
+  if (!fixed.everySeconds) {
+    const text = form.everySeconds.trim();
+    const value = Number(text);
+    const { min, max } = HEARTBEAT_EVERY_SECONDS;
+    const range = `from ${min} to ${max.toLocaleString('en-US')} s`;
+    if (text === '' || !Number.isFinite(value))
+      errors.everySeconds =
+        text === '' ? `Enter a number ${range}` : `"${text}" is not a number: enter one ${range}`;
+    else if (!Number.isInteger(value)) errors.everySeconds = `Enter a whole number ${range}`;
+    else if (value < min || value > max) errors.everySeconds = `Must be ${range}`;
+    else if (value !== savedEverySeconds) changes.heartbeatEverySeconds = value;
+  }
+  return { changes, errors };
+}
+
+/** What Settings → Alerts says of the heartbeat now. */
+export interface HeartbeatStatus {
+  /** ok: pinging; warn: not pinging because the keeper is not ready; error: the monitor does not take the pings. */
+  tone: 'ok' | 'warn' | 'error' | 'muted';
+  /** The state in a sentence, with what follows from it. */
+  text: string;
+  /** Why: the readiness reasons or the last ping's error (null when none). */
+  why: string | null;
+  /** "last ping 2026-11-27 11:58:03 UTC", "no ping yet", or null while off. */
+  lastPing: string | null;
+}
+
+/**
+ * The heartbeat's state from the settings in force (is a URL configured, its masked label, the period) and
+ * the status view's heartbeat (what the last beat did). A view for another URL or period (saved a moment
+ * ago, before the next beat) is not this one's yet.
+ */
+export function heartbeatStatus(
+  settings: { heartbeatConfigured: boolean; heartbeatLabel: string; heartbeatEverySeconds: number },
+  view: HeartbeatView | null | undefined,
+): HeartbeatStatus {
+  if (!settings.heartbeatConfigured)
+    return {
+      tone: 'muted',
+      text: 'Off: no heartbeat URL, so no monitor hears from this keeper.',
+      why: null,
+      lastPing: null,
+    };
+  const current =
+    view && view.label === settings.heartbeatLabel && view.everySeconds === settings.heartbeatEverySeconds
+      ? view
+      : null;
+  const lastPing = current?.lastPingAt ? `last ping ${formatUtc(current.lastPingAt)}` : 'no ping yet';
+  if (!current || current.state === 'waiting')
+    return {
+      tone: 'muted',
+      text: `Waiting for the first ping (every ${settings.heartbeatEverySeconds} s while the keeper is ready).`,
+      why: null,
+      lastPing,
+    };
+  if (current.state === 'pinging')
+    return {
+      tone: 'ok',
+      text: `Pinging: the monitor takes a ping every ${current.everySeconds} s.`,
+      why: null,
+      lastPing,
+    };
+  if (current.state === 'notReady')
+    return {
+      tone: 'warn',
+      text: 'Not pinging: the keeper is not ready, so the monitor raises its alarm after its grace time; pings resume once it is ready.',
+      why: current.notReadyReasons.length > 0 ? current.notReadyReasons.join('; ') : null,
+      lastPing,
+    };
+  return {
+    tone: 'error',
+    text: 'Failing: the monitor does not take the pings, so it will raise its alarm.',
+    why: current.lastError,
+    lastPing,
+  };
 }

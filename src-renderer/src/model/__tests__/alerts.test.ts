@@ -1,14 +1,17 @@
 /** The Alerts screen's count, mutes, times and states, and Settings → Alerts' thresholds and webhook forms. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_THRESHOLDS } from '../../../../src-main/alerts/alert-types';
+import { DEFAULT_ALERT_THRESHOLDS, type HeartbeatView } from '../../../../src-main/alerts/alert-types';
 import type { ActiveAlert } from '../../../../src-main/operator/operator-interface';
 import {
   alertCount,
   channelState,
   formatLocal,
   formatUtc,
+  heartbeatStatus,
+  heartbeatUrlError,
   historyState,
   mutedNow,
+  parseHeartbeatForm,
   parseThresholdsForm,
   thresholdsFormOf,
   webhookUrlError,
@@ -102,7 +105,7 @@ describe('the thresholds form', () => {
     );
     expect(result.errors).toEqual({
       rpcFailingSeconds: 'Enter a number from 1 to 86,400 s',
-      debounceSeconds: 'Enter a whole number from 0 to 3,600 s',
+      debounceSeconds: 'Enter a whole number from 0 to 86,400 s',
       reminderMinutes: '"soon" is not a number: enter one from 0 to 10,080 min',
       loopStalledSeconds: 'Must be from 1 to 86,400 s',
     });
@@ -144,5 +147,94 @@ describe('the webhook form', () => {
     expect(
       webhookUrlError('https://events.pagerduty.com/v2/enqueue?routing_key=abc', 'pagerduty'),
     ).toBeNull();
+  });
+});
+
+describe('the heartbeat form', () => {
+  const free = { url: false, everySeconds: false };
+  it('saves a URL only when one is entered, and the period only when it changed', () => {
+    expect(parseHeartbeatForm({ url: '', everySeconds: '30' }, 30, free)).toEqual({
+      changes: {},
+      errors: {},
+    });
+    expect(parseHeartbeatForm({ url: ' https://hc-ping.com/abc ', everySeconds: '60' }, 30, free)).toEqual({
+      changes: { heartbeatUrl: 'https://hc-ping.com/abc', heartbeatEverySeconds: 60 },
+      errors: {},
+    });
+  });
+
+  it('says what to enter for a wrong URL or period, and saves none of it', () => {
+    expect(parseHeartbeatForm({ url: 'hc-ping.com/abc', everySeconds: '0.5' }, 30, free)).toEqual({
+      changes: {},
+      errors: {
+        url: expect.stringMatching(/^"hc-ping.com\/abc" is not an http\(s\) URL: paste the whole ping URL/),
+        everySeconds: 'Enter a whole number from 1 to 86,400 s',
+      },
+    });
+    expect(heartbeatUrlError('ftp://example.com/x')).toMatch(/https:\/\/hc-ping.com/);
+    expect(heartbeatUrlError('http://127.0.0.1:9000/ping')).toBeNull();
+  });
+
+  it('leaves what a flag set alone', () => {
+    expect(
+      parseHeartbeatForm({ url: 'not a url', everySeconds: 'x' }, 30, { url: true, everySeconds: true }),
+    ).toEqual({ changes: {}, errors: {} });
+  });
+});
+
+describe("the heartbeat's state", () => {
+  const settings = {
+    heartbeatConfigured: true,
+    heartbeatLabel: 'https://hc-ping.com/***',
+    heartbeatEverySeconds: 30,
+  };
+  const view = (state: HeartbeatView['state'], extra: Partial<HeartbeatView> = {}): HeartbeatView => ({
+    label: 'https://hc-ping.com/***',
+    everySeconds: 30,
+    state,
+    lastPingAt: null,
+    lastError: null,
+    notReadyReasons: [],
+    ...extra,
+  });
+
+  it('is off without a URL, whatever the last beat was', () => {
+    expect(heartbeatStatus({ ...settings, heartbeatConfigured: false }, view('pinging'))).toMatchObject({
+      tone: 'muted',
+      text: expect.stringMatching(/^Off: no heartbeat URL/),
+      lastPing: null,
+    });
+  });
+
+  it('waits for the first ping of a URL or period just saved', () => {
+    expect(heartbeatStatus(settings, null).text).toMatch(/^Waiting for the first ping \(every 30 s/);
+    const older = view('pinging', { label: 'https://old.example/***', lastPingAt: '2026-11-27T11:58:03Z' });
+    expect(heartbeatStatus(settings, older)).toMatchObject({ tone: 'muted', lastPing: 'no ping yet' });
+  });
+
+  it('says pinging with the last ping, not pinging and why, or failing and why', () => {
+    expect(heartbeatStatus(settings, view('pinging', { lastPingAt: '2026-11-27T11:58:03Z' }))).toEqual({
+      tone: 'ok',
+      text: 'Pinging: the monitor takes a ping every 30 s.',
+      why: null,
+      lastPing: 'last ping 2026-11-27 11:58:03 UTC',
+    });
+    const reasons = [
+      'rpc-failing: the RPC has failed for 42 s (fetch failed)',
+      'loop-stalled: no loop pass for 61 s',
+    ];
+    expect(heartbeatStatus(settings, view('notReady', { notReadyReasons: reasons }))).toMatchObject({
+      tone: 'warn',
+      text: expect.stringMatching(/^Not pinging: the keeper is not ready/),
+      why: reasons.join('; '),
+    });
+    const error =
+      'the monitor answered HTTP 404: check the heartbeat URL (Settings → Alerts, or --heartbeat-url)';
+    expect(heartbeatStatus(settings, view('failing', { lastError: error }))).toMatchObject({
+      tone: 'error',
+      text: expect.stringMatching(/^Failing:/),
+      why: error,
+      lastPing: 'no ping yet',
+    });
   });
 });
