@@ -28,6 +28,7 @@ import { useAlertSettings, useBridge, useNow, useSettings } from '../queries';
 import { ChannelsTable } from '../screens/Alerts';
 import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
+import { submitParsedForm } from './form-submit';
 
 /** Keeps a fresh Settings → Alerts view, and the Alerts screen's channels with it. */
 function useApplyView() {
@@ -54,12 +55,7 @@ function ThresholdsPart({ view }: { view: AlertSettingsView }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = parseThresholdsForm(form, view.thresholds, view.thresholdFlags);
-    setErrors(parsed.errors);
-    save.reset();
-    setNothingChanged(false);
-    if (Object.keys(parsed.errors).length > 0) return;
-    if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
-    save.mutate(parsed.changes);
+    submitParsedForm(parsed, { setErrors, setNothingChanged, resetSave: save.reset, save: save.mutate });
   };
   const invalidCount = Object.keys(errors).length;
   return (
@@ -383,12 +379,7 @@ function HeartbeatPart({ view }: { view: SettingsView }) {
       url: urlFixed,
       everySeconds: everyFixed,
     });
-    setErrors(parsed.errors);
-    save.reset();
-    setNothingChanged(false);
-    if (Object.keys(parsed.errors).length > 0) return;
-    if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
-    save.mutate(parsed.changes);
+    submitParsedForm(parsed, { setErrors, setNothingChanged, resetSave: save.reset, save: save.mutate });
   };
   const saved = save.isSuccess ? save.variables : undefined;
   return (

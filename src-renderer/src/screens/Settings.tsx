@@ -28,6 +28,7 @@ import {
   type OptionsForm,
 } from '../model/settings-form';
 import { useBridge, useSettings, useStatus } from '../queries';
+import { submitParsedForm } from '../components/form-submit';
 
 const CHOICES: [ClusterChoice, string][] = [
   ['embedded', 'Embedded localnet'],
@@ -403,12 +404,7 @@ function OptionsSection({ view }: { view: SettingsView }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = parseOptionsForm(form, settings, skip);
-    setErrors(parsed.errors);
-    save.reset();
-    setNothingChanged(false);
-    if (Object.keys(parsed.errors).length > 0) return;
-    if (Object.keys(parsed.changes).length === 0) return setNothingChanged(true);
-    save.mutate(parsed.changes);
+    submitParsedForm(parsed, { setErrors, setNothingChanged, resetSave: save.reset, save: save.mutate });
   };
   const input = (field: OptionsField, label: string, unit: string, note: string, rows?: number) => (
     <TextField
