@@ -26,6 +26,7 @@ import {
 } from '../model/alerts';
 import { useAlertSettings, useBridge, useNow, useSettings } from '../queries';
 import { ChannelsTable } from '../screens/Alerts';
+import { ConfirmDialog } from './ConfirmDialog';
 import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
 import { submitParsedForm } from './form-submit';
@@ -203,28 +204,15 @@ function ChannelsPart({ view }: { view: AlertSettingsView }) {
         />
       )}
       {removing && (
-        <div role="alertdialog" aria-labelledby="remove-channel-title" className="confirm">
-          <p id="remove-channel-title">
-            <strong>
-              Remove the {CHANNEL_KIND_TITLES[removing.kind]} channel {removing.label}?
-            </strong>{' '}
-            Alerts stop going there at once, and its URL is deleted from this machine: to add it back you need
-            the whole URL again.
-          </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(removing.id)}
-            >
-              Remove channel
-            </button>
-            <button type="button" disabled={remove.isPending} onClick={() => setRemoving(null)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <ConfirmDialog
+          id="remove-channel-title"
+          question={`Remove the ${CHANNEL_KIND_TITLES[removing.kind]} channel ${removing.label}?`}
+          consequence="Alerts stop going there at once, and its URL is deleted from this machine: to add it back you need the whole URL again."
+          confirmLabel="Remove channel"
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate(removing.id)}
+          onCancel={() => setRemoving(null)}
+        />
       )}
       {remove.error && (
         <div role="alert" className="error">
@@ -456,26 +444,15 @@ function HeartbeatPart({ view }: { view: SettingsView }) {
         </div>
       )}
       {removing && (
-        <div role="alertdialog" aria-labelledby="remove-heartbeat-title" className="confirm">
-          <p id="remove-heartbeat-title">
-            <strong>Remove the heartbeat URL {settings.heartbeatLabel}?</strong> The pings stop, so the
-            monitor will raise its alarm unless you pause or delete the check there too; the URL is deleted
-            from this machine.
-          </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={save.isPending}
-              onClick={() => save.mutate({ heartbeatUrl: '' })}
-            >
-              Remove heartbeat
-            </button>
-            <button type="button" disabled={save.isPending} onClick={() => setRemoving(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <ConfirmDialog
+          id="remove-heartbeat-title"
+          question={`Remove the heartbeat URL ${settings.heartbeatLabel}?`}
+          consequence="The pings stop, so the monitor will raise its alarm unless you pause or delete the check there too; the URL is deleted from this machine."
+          confirmLabel="Remove heartbeat"
+          busy={save.isPending}
+          onConfirm={() => save.mutate({ heartbeatUrl: '' })}
+          onCancel={() => setRemoving(false)}
+        />
       )}
       {Object.keys(errors).length > 0 && (
         <div role="alert" className="error">
