@@ -73,4 +73,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX crank_steps_by_time ON crank_steps (at_ms);
   `,
+  // 4: earnings sent from the keeper's account to the operator's wallet (Settings → Earnings, `wager-keeper sweep`).
+  `
+  CREATE TABLE sweeps (
+    id INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    destination TEXT NOT NULL,
+    sent_lamports INTEGER NOT NULL,
+    fee_lamports INTEGER NOT NULL,
+    kept_lamports INTEGER NOT NULL,
+    signature TEXT NOT NULL,
+    trigger TEXT NOT NULL CHECK (trigger IN ('manual', 'automatic', 'command'))
+  );
+  CREATE INDEX sweeps_by_time ON sweeps (at_ms);
+  `,
 ];
