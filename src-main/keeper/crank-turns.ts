@@ -15,9 +15,12 @@ import type { Address } from '@solana/kit';
 import type { Wager } from '../protocol/wager';
 import type { CrankStep } from '../store/earnings-ledger';
 import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
+import type { HeldForShard } from './keeper-events';
 import type { RivalYield } from './rival-yield';
 import type { SendPath } from './send-path';
 import { shardLabel, shardOf, type Shard } from './shard';
+
+export type { HeldForShard } from './keeper-events';
 
 /** One wager in one pass, as the scheduler read it. */
 export interface WagerView {
@@ -67,13 +70,6 @@ export interface CrankTurns {
   /** The other fleet members' keys: not rivals (rival-yield.ts setPeers). */
   setFleetPeers(addresses: readonly string[]): void;
   status(): FleetStatus;
-}
-
-/** A crank left to another member of the fleet until `takeoverSlot`. */
-export interface HeldForShard {
-  /** The owner's shard, "I/N". */
-  shard: string;
-  takeoverSlot: number;
 }
 
 /**

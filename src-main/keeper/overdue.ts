@@ -4,20 +4,10 @@
  */
 import { WagerStatus, type Wager } from '../protocol/wager';
 import type { WagerRecord } from '../store/wager-records';
-import type { HeldForShard } from './crank-turns';
 import type { KeeperContext } from './keeper-context';
+import type { HeldForShard, OverdueWager } from './keeper-events';
 
-/** A wager still without a request OVERDUE_AFTER_SLOTS slots after it could be requested. */
-export interface OverdueWager {
-  wager: string;
-  openSlot: number;
-  expirySlot: number;
-  /** Slots past the moment it could be requested (open + 2). */
-  slotsLate: number;
-  lastError: string | null;
-  /** Another fleet member's wager: its shard, and the slot this keeper sends the request itself (null: this keeper's own). */
-  heldFor: HeldForShard | null;
-}
+export type { OverdueWager } from './keeper-events';
 
 /** Slots a request may be late (past open + 2) before the wager is reported overdue. */
 export const OVERDUE_AFTER_SLOTS = 10;
