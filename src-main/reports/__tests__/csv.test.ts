@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { baseUnitsDecimal, toCsv } from '../csv';
+
+describe('toCsv', () => {
+  it('quotes what needs quoting (RFC 4180), disarms formulas and ends every line with CRLF', () => {
+    const text = toCsv(
+      ['wager', 'note', 'amount'],
+      [
+        ['Ab12', 'plain', 1.5],
+        ['Cd34', 'a, "quoted"\nline', null],
+        ['Ef56', '=HYPERLINK("x")', -2],
+      ],
+    );
+    expect(text).toBe(
+      'wager,note,amount\r\nAb12,plain,1.5\r\nCd34,"a, ""quoted""\nline",\r\nEf56,"\'=HYPERLINK(""x"")",-2\r\n',
+    );
+  });
+
+  it('writes base units as exact decimals', () => {
+    expect(baseUnitsDecimal('1500000', 6)).toBe('1.500000');
+    expect(baseUnitsDecimal(5n, 9)).toBe('0.000000005');
+    expect(baseUnitsDecimal(-1_250_000, 6)).toBe('-1.250000');
+    expect(baseUnitsDecimal(null, 6)).toBe('');
+  });
+});

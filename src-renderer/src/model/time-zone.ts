@@ -1,0 +1,65 @@
+/**
+ * How the console writes a point in time, in UTC or in the viewer's local zone (Settings → Console → Times).
+ * Pure functions (tested with a fixed TZ): the same instant always reads the same way in one zone.
+ */
+
+/** Which zone the console shows times in; the other one is on hover. */
+export type TimeZoneChoice = 'utc' | 'local';
+
+export const TIME_ZONE_CHOICES: readonly TimeZoneChoice[] = ['local', 'utc'];
+export const DEFAULT_TIME_ZONE: TimeZoneChoice = 'local';
+
+/** A time as the console receives it: epoch milliseconds, or an ISO 8601 text ("2026-11-27T14:03:05Z", SQLite's "2026-11-27 14:03:05"). */
+export type TimeInput = string | number;
+
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+
+/** The instant, or null when the input is not a time. SQLite's "YYYY-MM-DD HH:MM:SS" (no zone) is UTC. */
+export function toDate(at: TimeInput): Date | null {
+  const text =
+    typeof at === 'string' && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(at)
+      ? `${at.replace(' ', 'T')}Z`
+      : at;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** 1764252185000 → "2026-11-27 14:03:05 UTC". */
+export function formatUtc(at: TimeInput): string {
+  const date = toDate(at);
+  if (!date) return String(at);
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} UTC`;
+}
+
+// One formatter for the zone's short name (building one per call is slow in long lists).
+const ZONE_NAME = new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' });
+
+/** The local zone's short name at that instant ("CET", "EST", "GMT+1"): it changes with daylight saving. */
+export function localZoneName(date: Date): string {
+  return ZONE_NAME.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? 'local';
+}
+
+/** 1764252185000 in Europe/Berlin → "2026-11-27 15:03:05 GMT+1" (the zone's short name as the browser knows it). */
+export function formatLocal(at: TimeInput): string {
+  const date = toDate(at);
+  if (!date) return String(at);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${localZoneName(date)}`;
+}
+
+/** The time in the chosen zone. */
+export const formatTime = (at: TimeInput, choice: TimeZoneChoice): string =>
+  choice === 'utc' ? formatUtc(at) : formatLocal(at);
+
+/** The time in the other zone (for the hover). */
+export const formatOtherTime = (at: TimeInput, choice: TimeZoneChoice): string =>
+  formatTime(at, choice === 'utc' ? 'local' : 'utc');
+
+/** "14:03:05 UTC" / "15:03:05 GMT+1": the clock time alone, for dense places (charts' axes, log lines). */
+export function formatClock(at: TimeInput, choice: TimeZoneChoice): string {
+  const full = formatTime(at, choice);
+  return full.slice(11);
+}
+
+/** Parses a stored choice; anything else is the default. */
+export const parseTimeZoneChoice = (value: unknown): TimeZoneChoice =>
+  value === 'utc' || value === 'local' ? value : DEFAULT_TIME_ZONE;
