@@ -33,7 +33,7 @@ export function createInspectionService(control: KeeperControl, rows: QueueRows)
       const problem = inspection.notAWager && !(inspection.notAWager.kind === 'nothingHere' && record) ? { kind: inspection.notAWager.kind, message: inspection.notAWager.message } : null;
       return { address: text, problem, report: inspection.report as InspectionView['report'], record: record ? rows.toRow(record) : null, slots: inspection.slots, paytable: inspection.paytable };
     },
-    async searchAddress({ address: target }) {
+    async searchAddress({ address: target, limit }) {
       const side = control.keeperSide;
       if (!side || !control.chain) throw control.notRunning('the search reads the chain through it; see Settings');
       const deployment = control.requireDeployment();
@@ -42,6 +42,7 @@ export function createInspectionService(control: KeeperControl, rows: QueueRows)
         side.core.connection.rpc,
         { program: address(deployment.programs.wager), pool: deployment.pool, usdcMint: deployment.usdcMint, config: deployment.config, paytables: deployment.paytables, record: (wager) => records.get(wager) },
         typeof target === 'string' ? target : '',
+        typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined,
       );
     },
     async handToKeeper({ address: target }) {

@@ -189,6 +189,12 @@ export interface FoundWagerView {
   stake: string | null;
   payout: string | null;
   bucket: number | null;
+  /** The opening's transaction and its block time (epoch ms); null when neither the histories read nor the keeper's record had it. */
+  openSignature: string | null;
+  openedAt: number | null;
+  /** The last transaction of a finished wager (the payout claim, else the settlement or expiry) and its block time; null while in progress. */
+  finalSignature: string | null;
+  finalAt: number | null;
 }
 
 /** Where support's search box sends an address: the Inspector, the Liquidity screen, a wallet's wagers, or what it is instead. */
@@ -202,8 +208,10 @@ export type AddressSearchView =
       owner: string | null;
       /** The addresses whose history and wagers were read (the wallet and its USDC accounts, or the token account). */
       searched: string[];
-      /** Newest first. */
+      /** Newest first: the first `limit` asked for (their times and outcomes looked up). */
       wagers: FoundWagerView[];
+      /** How many wagers were found in all (more than `wagers.length`: ask again with a higher limit). */
+      total: number;
       /** Set when only the newest part of a long history was read. */
       note: string | null;
     }
@@ -550,7 +558,7 @@ export interface OperatorApi {
   /** Inspects any address: an open or closed wager of this service, or says what it is instead. */
   inspect(args: { address: string }): Promise<InspectionView>;
   /** Support's search: any address classified (a wager, the pool, a wallet's or token account's wagers, or what it is instead). */
-  searchAddress(args: { address: string }): Promise<AddressSearchView>;
+  searchAddress(args: { address: string; limit?: number }): Promise<AddressSearchView>;
   /** Hands an open wager the keeper does not track to it (as POST /v1/wagers does); answers its record. */
   handToKeeper(args: { address: string }): Promise<QueueRow | null>;
   /** Delivers a PayoutPending wager's parked payout now (claim_payout), also while paused. */
