@@ -31,6 +31,7 @@ import { INSTRUCTION_ERROR_NAMES, TRANSACTION_ERROR_NAMES } from '../chain/runti
 import { verifyTransactionSignatures } from './signature-verification';
 import { isTokenProgram, memoisedMintDecimals, tokenBalanceOf, type MintDecimals, type TokenBalance } from './spl-token-views';
 import { messageFee, type TransactionFee } from './transaction-fees';
+import { addPrioritizationFee, isSimpleVoteTransaction, recentPrioritizationFeesOf, type SlotPrioritizationFees } from './prioritization-fees';
 
 /** Blockhashes stay valid for this many blocks, as on a validator. */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150n;
@@ -220,8 +221,8 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
   private readonly history = new Map<string, TransactionRecord>();
   private readonly byAddress = new Map<string, AddressSignatures>(); // address -> signatures in history, oldest first
   private transactionCount = 0n;
-  /** Lowest compute-unit price of the transactions of each recent slot (getRecentPrioritizationFees). */
-  private readonly slotPriorityFees = new Map<bigint, bigint>();
+  /** Each recent slot's lowest compute-unit prices, of the block and per writable account (getRecentPrioritizationFees). */
+  private readonly slotPriorityFees = new Map<bigint, SlotPrioritizationFees>();
 
   constructor(options: LocalChainOptions = {}) {
     super();
@@ -479,8 +480,7 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     const messages = this.processedMessages.get(blockhash) ?? new Set<string>();
     messages.add(messageHash);
     this.processedMessages.set(blockhash, messages);
-    const lowest = this.slotPriorityFees.get(record.slot);
-    if (lowest === undefined || fee.computeUnitPrice < lowest) this.slotPriorityFees.set(record.slot, fee.computeUnitPrice);
+    this.recordPrioritizationFee(record, [...invoked].map((index) => accountKeys[index]!));
     this.remember(record);
     this.emit('transaction', record);
     return record;
@@ -531,13 +531,31 @@ export class LocalChain extends EventEmitter<LocalChainEvents> {
     return this.transactionCount;
   }
 
-  /** The lowest compute-unit price paid in each of the last 150 slots, oldest first (0 for a slot without one). */
-  recentPrioritizationFees(): { slot: bigint; prioritizationFee: bigint }[] {
+  /**
+   * Books a landed transaction in its slot's prioritization fees as Agave's PrioritizationFeeCache::update
+   * does (runtime/src/prioritization_fee_cache.rs): vote transactions are left out (not prioritized), and so
+   * is one asking for a compute-unit limit of 0; the rest lower the block's minimum and the minimum of each
+   * account they write.
+   */
+  private recordPrioritizationFee(record: TransactionRecord, invoked: readonly Address[]): void {
+    const { feeDetails } = record;
+    if (feeDetails.computeUnitLimit === 0n || isSimpleVoteTransaction(feeDetails.transactionSignatures, invoked)) return;
+    addPrioritizationFee(this.slotPriorityFees, record.slot, feeDetails.computeUnitPrice, record.writable);
+    // Only the last 150 slots are ever asked for: older ones go.
+    for (const slot of this.slotPriorityFees.keys()) {
+      if (slot > record.slot - PRIORITY_FEE_SLOTS) break;
+      this.slotPriorityFees.delete(slot);
+    }
+  }
+
+  /**
+   * getRecentPrioritizationFees over the last 150 slots, oldest first: see recentPrioritizationFeesOf. Every
+   * slot is listed (0 for one without a transaction), as a busy cluster's every slot is.
+   */
+  recentPrioritizationFees(accounts: readonly string[] = []): { slot: bigint; prioritizationFee: bigint }[] {
     const slot = this.slot();
     const first = slot - PRIORITY_FEE_SLOTS + 1n > this.genesisSlot ? slot - PRIORITY_FEE_SLOTS + 1n : this.genesisSlot;
-    const fees = [];
-    for (let s = first; s <= slot; s++) fees.push({ slot: s, prioritizationFee: this.slotPriorityFees.get(s) ?? 0n });
-    return fees;
+    return recentPrioritizationFeesOf(this.slotPriorityFees, first, slot, accounts);
   }
 
   /** Sends `lamports` from the built-in faucet, recorded like any transaction. */

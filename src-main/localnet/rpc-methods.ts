@@ -438,8 +438,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         if (addresses.length > 128) throw invalidParams('Too many inputs provided; max 128');
         addresses.forEach((key) => addressParam(key));
       }
-      // The lowest compute-unit price per slot over all transactions (not per account), oldest first.
-      return chain.recentPrioritizationFees();
+      // Per slot, oldest first: the block's lowest compute-unit price raised to the highest lowest price
+      // paid to write any of `addresses` (Agave's get_prioritization_fees; see prioritization-fees.ts).
+      return chain.recentPrioritizationFees(Array.isArray(addresses) ? (addresses as string[]) : []);
     },
     getSignatureStatuses: ([signatures]) => {
       if (!Array.isArray(signatures)) throw invalidParams('Invalid params: expected an array of signatures');
