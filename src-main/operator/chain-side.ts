@@ -24,12 +24,20 @@ export interface ChainSide {
   localnet?: Localnet;
   rpcUrl: string;
   wsUrl: string;
+  /** Every endpoint the keeper reads from (rpcUrl/wsUrl first, preferred) and sends to: connectToChain takes these. */
+  endpoints: ClusterEndpoints;
   manifest: LocalnetManifest | null;
   /** Where the service is on this cluster (null: none known; `view.noDeployment` says so and the keeper waits). */
   deployment: Deployment | null;
   deploymentSource: DeploymentSource | null;
   view: ClusterView;
   dbPath: string;
+}
+
+/** Where the keeper reads (first preferred) and what it also sends to: chain/rpc-endpoints.ts's ChainEndpoints. */
+export interface ClusterEndpoints {
+  reads: { rpcUrl: string; wsUrl: string }[];
+  sends: string[];
 }
 
 type ChainOptions = Pick<ResolvedOperatorOptions, 'flags' | 'host' | 'dataDir' | 'settings' | 'failFast'>;
@@ -55,6 +63,7 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
       localnet,
       rpcUrl: localnet.rpcUrl,
       wsUrl: localnet.wsUrl,
+      endpoints: { reads: [{ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl }], sends: [] },
       manifest: localnet.manifest,
       deployment,
       deploymentSource: source,
@@ -113,6 +122,7 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
     setting,
     rpcUrl,
     wsUrl,
+    endpoints: clusterEndpoints(setting, wsUrl),
     manifest,
     deployment,
     deploymentSource,
@@ -126,7 +136,20 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
       wagerKeeperLocalnet: anyManifest !== null,
       deployment: deployment && deploymentSource ? deploymentView(deployment, deploymentSource) : null,
       noDeployment,
+      endpointsByFlags: JSON.stringify(setting) === JSON.stringify(flags.cluster),
     },
+  };
+}
+
+/**
+ * The read and send endpoints of an RPC cluster: its own URL first (preferred, with `wsUrl`), then the
+ * fallbacks saved in Settings → RPC (or given by repeated --rpc), each with the WebSocket derived from its
+ * URL, since a fallback is usually another provider. Shaped as chain/rpc-endpoints.ts's ChainEndpoints.
+ */
+export function clusterEndpoints(setting: Extract<ClusterSetting, { kind: 'rpc' }>, wsUrl: string): ClusterEndpoints {
+  return {
+    reads: [{ rpcUrl: setting.rpcUrl, wsUrl }, ...(setting.fallbackRpcUrls ?? []).map((rpcUrl) => ({ rpcUrl, wsUrl: defaultWebSocketUrl(rpcUrl) }))],
+    sends: [...(setting.sendRpcUrls ?? [])],
   };
 }
 

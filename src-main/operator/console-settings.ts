@@ -24,6 +24,9 @@ export const CONSOLE_SETTINGS_VERSION = '1.1.0';
 
 export const DEFAULT_DEMO_INTERVAL_MS = 5_000;
 
+/** At most this many fallback read endpoints, and as many send endpoints (each is probed and sent to). */
+export const MAX_EXTRA_ENDPOINTS = 8;
+
 export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   cluster: { kind: 'embedded' },
   priorityFeeMicroLamports: 0,
@@ -60,6 +63,8 @@ export const CONSOLE_SETTINGS_SCHEMA = {
           kind: { const: 'rpc' },
           rpcUrl: { type: 'string', pattern: '^https?://' },
           wsUrl: { anyOf: [{ type: 'string', pattern: '^wss?://' }, { type: 'null' }] },
+          fallbackRpcUrls: { type: 'array', maxItems: MAX_EXTRA_ENDPOINTS, items: { type: 'string', pattern: '^https?://' } },
+          sendRpcUrls: { type: 'array', maxItems: MAX_EXTRA_ENDPOINTS, items: { type: 'string', pattern: '^https?://' } },
         },
         required: ['kind', 'rpcUrl', 'wsUrl'],
         additionalProperties: false,
@@ -232,7 +237,32 @@ function validateCluster(value: unknown): ClusterSetting {
     throw new Error(`the RPC URL must be an http:// or https:// URL, like https://api.devnet.solana.com; got ${JSON.stringify(rpcUrl)}`);
   if (wsUrl !== null && wsUrl !== undefined && wsUrl !== '' && (typeof wsUrl !== 'string' || !isUrl(wsUrl, ['ws:', 'wss:'])))
     throw new Error(`the WebSocket URL must be a ws:// or wss:// URL (or empty: the RPC's host with port + 1); got ${JSON.stringify(wsUrl)}`);
-  return { kind: 'rpc', rpcUrl: rpcUrl.trim(), wsUrl: typeof wsUrl === 'string' && wsUrl !== '' ? wsUrl.trim() : null };
+  const primary = rpcUrl.trim();
+  const fallbackRpcUrls = endpointList(cluster, 'fallbackRpcUrls', 'fallback read endpoint').filter((url) => url !== primary);
+  const sendRpcUrls = endpointList(cluster, 'sendRpcUrls', 'send endpoint');
+  return {
+    kind: 'rpc',
+    rpcUrl: primary,
+    wsUrl: typeof wsUrl === 'string' && wsUrl !== '' ? wsUrl.trim() : null,
+    // Empty lists are left out, so a cluster without extra endpoints compares equal to one saved before they existed.
+    ...(fallbackRpcUrls.length > 0 ? { fallbackRpcUrls } : {}),
+    ...(sendRpcUrls.length > 0 ? { sendRpcUrls } : {}),
+  };
+}
+
+/** A cluster's extra endpoint list, checked URL by URL (trimmed, without a trailing slash, duplicates dropped). */
+function endpointList(cluster: object, key: 'fallbackRpcUrls' | 'sendRpcUrls', what: string): string[] {
+  const value = (cluster as Record<string, unknown>)[key];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new Error(`${key} must be a list of http:// or https:// URLs`);
+  const urls = value.map((url: unknown) => {
+    if (typeof url !== 'string' || !isUrl(url, ['http:', 'https:']))
+      throw new Error(`a ${what} must be an http:// or https:// URL, like https://rpc.example.com; got ${JSON.stringify(url)}`);
+    return url.trim().replace(/\/+$/, '');
+  });
+  const unique = [...new Set(urls)];
+  if (unique.length > MAX_EXTRA_ENDPOINTS) throw new Error(`at most ${MAX_EXTRA_ENDPOINTS} ${what}s can be saved (got ${unique.length}): remove some first`);
+  return unique;
 }
 
 function isUrl(value: string, protocols: string[]): boolean {

@@ -34,7 +34,17 @@ export const FINISHED_ROW_TTL_MS = 10 * 60_000;
 export type ClusterName = 'localnet' | 'devnet' | 'testnet' | 'mainnet-beta' | 'custom';
 
 /** Which cluster the core runs on: the embedded localnet, or an RPC the operator named. */
-export type ClusterSetting = { kind: 'embedded' } | { kind: 'rpc'; rpcUrl: string; wsUrl: string | null };
+export type ClusterSetting =
+  | { kind: 'embedded' }
+  | {
+      kind: 'rpc';
+      rpcUrl: string;
+      wsUrl: string | null;
+      /** Read endpoints after rpcUrl, tried in order when it fails or lags (each WebSocket derived from its URL); absent: none. */
+      fallbackRpcUrls?: string[];
+      /** Endpoints every transaction is also sent to (a staked connection, a sender service); absent: none. */
+      sendRpcUrls?: string[];
+    };
 
 export interface ClusterView {
   /** From the genesis hash (a wager-keeper localnet, embedded or not, is `localnet`). */
@@ -50,6 +60,8 @@ export interface ClusterView {
   deployment: DeploymentView | null;
   /** When no deployment is known for this cluster: says so, naming the cluster and its genesis hash, and how to load one. */
   noDeployment: string | null;
+  /** The RPC endpoints came from this run's --rpc/--send-rpc flags (Settings → RPC shows them read-only). */
+  endpointsByFlags?: boolean;
 }
 
 /** The status line's cluster badge: "embedded localnet", "localnet", "devnet", "mainnet-beta", "custom" (the UI and the first paint of `serve`'s page). */

@@ -4,10 +4,11 @@
  * and testing an RPC before switching to it.
  */
 import type { HeartbeatUrlStore } from '../alerts/heartbeat-url-store';
+import { maskUrl } from '../alerts/channels/mask-url';
 import { testRpcConnection } from './cluster-identity';
 import { validateSettingsChanges } from './console-settings';
 import type { KeeperControl } from './keeper-control';
-import type { KeyView, OperatorApi, OperatorEvent } from './operator-interface';
+import type { ClusterSetting, KeyView, OperatorApi, OperatorEvent } from './operator-interface';
 import { settingsFixedByFlags, type ResolvedOperatorOptions } from './operator-options';
 
 export type SettingsApi = Pick<OperatorApi, 'settings' | 'saveSettings' | 'testConnection'>;
@@ -26,12 +27,18 @@ export function createSettingsService(
       const checked = validateSettingsChanges(changes ?? {});
       for (const key of fixedByFlags()) if (key in checked) throw new Error(`${key} is set by a command-line flag for this run; restart without the flag to change it here`);
       const before = control.settings();
+      // Switching to the same RPC from Settings → Cluster keeps the endpoints Settings → RPC added to it.
+      if (checked.cluster) checked.cluster = keepExtraEndpoints(checked.cluster, changes?.cluster, before.cluster);
       // Compared with the cluster running now (headless hosts start on their flags, not on the saved one).
       const clusterChanged = checked.cluster !== undefined && JSON.stringify(checked.cluster) !== JSON.stringify(control.chain?.setting);
       if (checked.cluster?.kind === 'rpc' && clusterChanged) {
         // Refuse a cluster we cannot reach before anything stops: the running keeper keeps running.
         const test = await testRpcConnection(checked.cluster.rpcUrl);
         if (!test.ok) throw new Error(`${test.error} Nothing was changed: the keeper keeps running on ${control.chain?.rpcUrl ?? 'its current cluster'}.`);
+        const running = control.chain?.setting;
+        const known = running?.kind === 'rpc' ? (running.fallbackRpcUrls ?? []) : [];
+        const problem = await fallbackProblem(test.genesisHash, (checked.cluster.fallbackRpcUrls ?? []).filter((url) => !known.includes(url)));
+        if (problem) throw new Error(`${problem} Nothing was changed: the keeper keeps running on ${control.chain?.rpcUrl ?? 'its current cluster'}.`);
       }
       // The heartbeat URL is a secret: it goes to the secret store, the settings get only its masked label.
       const { heartbeatUrl, ...plainChanges } = checked;
@@ -64,4 +71,30 @@ export function createSettingsService(
     testConnection: async ({ rpcUrl }) => testRpcConnection(rpcUrl),
   };
   return settingsApi;
+}
+
+/** A cluster saved without endpoint lists (Settings → Cluster's form) keeps those of the saved cluster on the same RPC. */
+function keepExtraEndpoints(cluster: ClusterSetting, asked: ClusterSetting | undefined, saved: ClusterSetting): ClusterSetting {
+  if (cluster.kind !== 'rpc' || saved.kind !== 'rpc' || saved.rpcUrl !== cluster.rpcUrl) return cluster;
+  const given = (asked ?? {}) as Partial<Record<'fallbackRpcUrls' | 'sendRpcUrls', unknown>>;
+  return {
+    ...cluster,
+    ...(given.fallbackRpcUrls === undefined && saved.fallbackRpcUrls ? { fallbackRpcUrls: saved.fallbackRpcUrls } : {}),
+    ...(given.sendRpcUrls === undefined && saved.sendRpcUrls ? { sendRpcUrls: saved.sendRpcUrls } : {}),
+  };
+}
+
+/**
+ * Why a new fallback read endpoint cannot be added, or null: each must answer, and be the same cluster (genesis hash)
+ * as the RPC itself, or reads would come from another chain. Send endpoints are not asked: sender services
+ * often answer sendTransaction only.
+ */
+async function fallbackProblem(genesisHash: string, added: string[]): Promise<string | null> {
+  for (const url of added) {
+    const test = await testRpcConnection(url);
+    if (!test.ok) return `The fallback endpoint ${maskUrl(url)} cannot be used: ${test.error}`;
+    if (test.genesisHash !== genesisHash)
+      return `The fallback endpoint ${maskUrl(url)} is another cluster (${test.cluster}, genesis hash ${test.genesisHash}, not ${genesisHash}): give an endpoint of the same cluster.`;
+  }
+  return null;
 }
