@@ -54,8 +54,8 @@ describe('the Queue: outcome, time to settle, address search and CSV', () => {
     expect(searchAddressFromHash('#/search?address=Abc')).toBe('Abc');
     expect(searchRedirect({ kind: 'wager', address: 'W' })).toBe('#/inspector?wager=W');
     expect(searchRedirect({ kind: 'pool', address: 'P' })).toBe('#/liquidity');
-    expect(searchRedirect({ kind: 'wallet', address: 'U', owner: null, searched: ['U'], wagers: [], note: null })).toBeNull();
-    const found = { address: 'W', roles: ['beneficiary' as const], openSlot: 1, stake: '1000000', bucket: 0, payout: '1960000' };
+    expect(searchRedirect({ kind: 'wallet', address: 'U', owner: null, searched: ['U'], wagers: [], total: 0, note: null })).toBeNull();
+    const found = { address: 'W', roles: ['beneficiary' as const], openSlot: 1, stake: '1000000', bucket: 0, payout: '1960000', openSignature: null, openedAt: null, finalSignature: null, finalAt: null };
     expect(foundWagerOutcome({ ...found, status: 'settled' })).toBe('settled: bucket 0, payout 1.96 USDC');
     expect(foundWagerOutcome({ ...found, status: 'expired' })).toMatch(/^expired/);
     expect(foundWagerOutcome({ ...found, status: 'Requested' })).toBe('open (Requested)');
