@@ -12,6 +12,7 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import { createPriorityFeeEstimator, type AutoPriorityFeePolicy, type PriorityFeeStatus } from '../chain/priority-fee-estimate';
 import type { ChainConnection } from '../chain/rpc-connection';
 import type { TransactionSender } from '../chain/transaction-sender';
 import { WagerStatus } from '../protocol/wager';
@@ -52,6 +53,8 @@ export interface KeeperOptions {
   /** The deployment's wager program (src-main/deployment): the keeper keeps no address of its own. */
   programAddress: Address;
   priorityFeeMicroLamports?: bigint;
+  /** `--priority-fee auto`: price each crank from recent fees for the accounts it writes (priorityFeeMicroLamports is then unused). */
+  priorityFeeAuto?: AutoPriorityFeePolicy;
   sweepIntervalMs?: number;
   /** Transactions in flight at once. */
   maxInFlight?: number;
@@ -105,6 +108,8 @@ export interface Keeper extends KeeperService {
   fleet(): FleetStatus;
   /** The other members of its fleet (their keys, from Settings → Fleet's members' health): never taken for rivals. */
   setFleetPeers(addresses: readonly string[]): void;
+  /** The priority fee in use now and why (StatusView.priorityFee). */
+  priorityFee(): PriorityFeeStatus;
 }
 
 const publicRecord = (record: WagerRecord): PublicWagerRecord => ({
@@ -127,7 +132,12 @@ export function createKeeper(options: KeeperOptions): Keeper {
 
   // The fulfilment subscription watches the oracle program: a new one means subscribing again.
   const setup = createKeeperSetup(ctx, () => discovery.markLost());
-  const sendPath = createSendPath(ctx, { earnings, setup, priorityFeeMicroLamports: options.priorityFeeMicroLamports });
+  const sendPath = createSendPath(ctx, {
+    earnings,
+    setup,
+    priorityFeeMicroLamports: options.priorityFeeMicroLamports,
+    priorityFeeEstimator: options.priorityFeeAuto && createPriorityFeeEstimator({ rpc, policy: options.priorityFeeAuto, now }),
+  });
   // The wager steps send through the turns' gate: a fleet's shard and the turns taken with rivals.
   const turns = createCrankTurns({
     records,
@@ -181,6 +191,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     overdueRequests: () => overdue.list(),
     fleet: () => turns.status(),
     setFleetPeers: (addresses) => turns.setFleetPeers(addresses.filter((peer) => peer !== signer.address)),
+    priorityFee: () => sendPath.priorityFee(),
     crank: (step, subject, instructions) => sendPath.crank(step, subject, instructions),
     async claimPayoutNow(address) {
       const wager = decodeWagerAccount((await fetchAccounts(rpc, [address]))[0] ?? null, program);

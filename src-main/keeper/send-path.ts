@@ -17,10 +17,14 @@
  *   between), its expiry checked with one getBlockHeight a second for all of them;
  * - earnings from what the keeper knows: the fee the program pays by rule (spec 8) and the fee it set.
  * And no crank is sent whose fee (base plus priority) is above what it pays the keeper (FEE_EXCEEDS_PAY).
+ * With `--priority-fee auto` the price is the estimator's for the accounts the crank writes (or the urgent
+ * raise, whichever is higher), lowered within the crank's pay instead of skipped for it.
  */
+import { isWritableRole } from '@solana/kit';
 import { createSignatureConfirmer, type SignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
 import { LAMPORTS_PER_SIGNATURE, priorityPriceWithin, transactionFeeLamports } from '../chain/fees';
+import { fixedPriorityFeeStatus, type PriorityFeeEstimator, type PriorityFeeStatus } from '../chain/priority-fee-estimate';
 import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
 import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
 import type { WagerRecord, WagerRecordChanges } from '../store/wager-records';
@@ -103,12 +107,16 @@ export interface SendPath {
   readonly inFlight: Set<string>;
   /** Stops confirming (after the steps in flight ended). */
   stop(): void;
+  /** The priority fee in use now and why (fixed, or the market's for the accounts cranked). */
+  priorityFee(): PriorityFeeStatus;
 }
 
 export interface SendPathOptions {
   earnings: EarningsLedger;
   setup: KeeperSetup;
   priorityFeeMicroLamports?: bigint;
+  /** `--priority-fee auto`: the market's price for the accounts each crank writes (priorityFeeMicroLamports is then unused). */
+  priorityFeeEstimator?: PriorityFeeEstimator;
 }
 
 /**
@@ -134,7 +142,7 @@ function createKeeperConfirmer(ctx: KeeperContext): SignatureConfirmer {
   };
 }
 
-export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFeeMicroLamports }: SendPathOptions): SendPath {
+export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFeeMicroLamports, priorityFeeEstimator }: SendPathOptions): SendPath {
   const { rpc, signer, program, events, now, log, records } = ctx;
   const confirmer = createKeeperConfirmer(ctx);
   const sender: TransactionSender = createTransactionSender({
@@ -218,8 +226,42 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
     return { outcome: 'skipped', reason: FEE_EXCEEDS_PAY };
   };
 
+  /**
+   * The accounts whose recent fees price a crank: the writable ones every crank of this step has written
+   * (the pool, the vault, the oracle's state...), so one estimate per slot serves a burst of cranks; not the
+   * keeper's own key nor the wager's, which no one else bids for (and whose fees would be the keeper's own).
+   */
+  const sharedWritable = new Map<CrankStep, Set<string>>();
+  const feeAccounts = (step: CrankStep, subject: string | null, instructions: Instructions): string[] => {
+    const writable = new Set<string>();
+    for (const instruction of instructions) for (const account of instruction.accounts ?? []) if (isWritableRole(account.role)) writable.add(account.address);
+    writable.delete(signer.address);
+    if (subject) writable.delete(subject);
+    const before = sharedWritable.get(step);
+    const shared = before ? new Set([...before].filter((account) => writable.has(account))) : writable;
+    sharedWritable.set(step, shared);
+    return [...shared];
+  };
+  /** The last auto price the pay rule lowered (said in the status). */
+  let lowered: { step: CrankStep; market: bigint; price: bigint } | undefined;
+
+  /** An auto-priced crank: the market's price (or the urgent raise), lowered within its pay, never skipped for it. */
+  const sendAutoCrank = async (estimator: PriorityFeeEstimator, step: CrankStep, subject: string | null, build: () => Promise<Instructions>, options: SendOptions = {}) => {
+    const instructions = await build();
+    const market = await estimator.priceFor(feeAccounts(step, subject, instructions));
+    const urgent = options.priorityFeeMicroLamports ?? 0n;
+    const priced = crankOptions(step, { ...options, priorityFeeMicroLamports: urgent > market ? urgent : market });
+    const above = feeAbovePay(step, priced);
+    if (above) return skipForFee(step, subject, above); // the base fee alone is above the pay
+    const price = priorityPriceWithin(priced.priorityFeeMicroLamports!, BigInt(UNIT_LIMITS[step]), priced.maxPriorityFeeLamports);
+    if (price < market) lowered = { step, market, price };
+    feeReported.delete(`${step}:${subject ?? ''}`);
+    return cranks.send(step, subject, instructions, priced);
+  };
+
   /** A crank, unless its fee is above its pay; with its fixed limit. */
   const sendCrank = async (step: CrankStep, subject: string | null, instructions: () => Promise<Instructions>, options?: SendOptions): Promise<CrankResult> => {
+    if (priorityFeeEstimator) return sendAutoCrank(priorityFeeEstimator, step, subject, instructions, options);
     const above = feeAbovePay(step, options);
     if (above) return skipForFee(step, subject, above);
     feeReported.delete(`${step}:${subject ?? ''}`);
@@ -244,6 +286,12 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
     },
     inFlight,
     stop: () => confirmer.stop(),
+    priorityFee() {
+      if (!priorityFeeEstimator) return fixedPriorityFeeStatus(priorityFeeMicroLamports);
+      const status = priorityFeeEstimator.status();
+      if (!lowered || BigInt(status.microLamports) !== lowered.market) return status;
+      return { ...status, why: `${status.why}; lowered to ${lowered.price} µL/CU for ${lowered.step}, so that its fee stays within its pay` };
+    },
     urgentOptions(record) {
       const raised = URGENT_PRIORITY_MICRO_LAMPORTS * 4n ** BigInt(Math.min(record.attempts, 6));
       const floor = priorityFeeMicroLamports ?? 0n;
