@@ -8,6 +8,7 @@ import { clusterLabel, formatAge } from './model/format';
 import { alertCount } from './model/alerts';
 import { useAlerts, useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
+import { RpcFailoverNotice } from './components/RpcFailoverNotice';
 import { Overview } from './screens/Overview';
 import { useUi, type Screen } from './ui-store';
 import { NAV } from './nav';
@@ -98,6 +99,7 @@ function StatusLine() {
         <span className={`phase ${phaseClass}`} aria-busy={phaseClass === 'starting'} title={phaseTitle}>
           {phaseText}
         </span>
+        <RpcFailoverNotice />
         <AlertCount />
         <span className={`connection ${connection}`} title="The live event stream from the keeper">
           <span className="dot" aria-hidden="true" /> {CONNECTION_TEXT[connection]}

@@ -7,6 +7,7 @@ import { FleetPanel } from '../components/FleetPanel';
 import { GoTo } from '../components/GoTo';
 import { RangeButtons } from '../components/RangeButtons';
 import { StepTallyPanel } from '../components/StepTallyPanel';
+import { PriorityFeeLine } from '../components/PriorityFeeLine';
 import { FIRST_GLANCE } from '../first-glance';
 import { lazyPart } from '../lazy-part';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
@@ -77,6 +78,7 @@ function KeeperDetails({ status, keeper }: { status: StatusView; keeper: NonNull
           )}
         </div>
       )}
+      <PriorityFeeLine status={status} />
       <p className={status.paused ? 'warn' : 'muted'}>
         {status.paused
           ? 'Paused: no new cranks are sent; in-flight ones finish. "Resume keeper" at the top starts it again.'

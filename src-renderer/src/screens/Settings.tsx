@@ -16,6 +16,7 @@ import { DesktopSettings } from '../components/DesktopSettings';
 import { PathField, TextField, usePathField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
 import { clusterLabel } from '../model/format';
+import { RpcSettings } from '../components/RpcSettings';
 import {
   CLUSTER_PRESETS,
   clusterChoiceOf,
@@ -512,6 +513,7 @@ export function Settings() {
         <>
           <ClusterSection view={settings.data} />
           <KeySection view={settings.data} />
+          <RpcSettings view={settings.data} />
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
           <FleetSettings view={settings.data} />
