@@ -120,6 +120,8 @@ const loadGenerator: OperatorApi = {
   strikeEpoch: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
   claimLiquidity: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
   claimPayout: async () => ({ outcome: 'failed', error: 'not part of this benchmark' }),
+  wagerTransaction: async () => null,
+  wagerFailedAttempts: async () => ({ attempts: [] }),
   localOracle: async () => null,
   setLocalOracleStalled: async () => {
     throw new Error('not part of this benchmark');

@@ -9,29 +9,83 @@ import { bookedCrank } from './booked-crank';
 import type { KeeperControl } from './keeper-control';
 import type { InspectionView, OperatorApi } from './operator-interface';
 import type { QueueRows } from './queue-rows';
-import { inspectWager } from './wager-inspection';
+import { inspectWager, type InspectionDeployment } from './wager-inspection';
+import { readWagerTransaction, type WagerParties } from './wager-transaction';
+import { chainFailedAttempts, keeperFailedSteps, mergeAttempts } from './wager-transaction-attempts';
 
-export type InspectionApi = Pick<OperatorApi, 'inspect' | 'searchAddress' | 'handToKeeper' | 'claimPayout'>;
+export type InspectionApi = Pick<OperatorApi, 'inspect' | 'searchAddress' | 'handToKeeper' | 'claimPayout' | 'wagerTransaction' | 'wagerFailedAttempts'>;
+
+/** Wagers whose parties the last inspections named (an opened step labels its accounts with them). */
+const PARTIES_KEPT = 200;
+
+const partiesOf = (report: Record<string, unknown>): WagerParties => {
+  const text = (key: string) => (typeof report[key] === 'string' ? (report[key] as string) : undefined);
+  return { stakeOwner: text('stakeOwner'), beneficiary: text('beneficiary'), app: text('app'), payer: text('payer') };
+};
 
 export function createInspectionService(control: KeeperControl, rows: QueueRows): InspectionApi {
+  const parties = new Map<string, WagerParties>();
+  const remember = (wager: string, found: WagerParties) => {
+    parties.delete(wager);
+    parties.set(wager, found);
+    if (parties.size > PARTIES_KEPT) parties.delete(parties.keys().next().value!);
+  };
+  /** The keeper side, chain and deployment an inspection reads with. */
+  const reading = (what: string) => {
+    const side = control.keeperSide;
+    const chain = control.chain;
+    if (!side || !chain) throw control.notRunning(`${what} reads the chain through it; see Settings`);
+    const deployment = control.requireDeployment();
+    const source = chain.deploymentSource;
+    const inspectionDeployment: InspectionDeployment = {
+      programs: { wager: address(deployment.programs.wager), oracle: address(deployment.programs.oracle) },
+      ...(source?.kind === 'file' || source?.kind === 'folder' ? { file: source.path } : {}),
+    };
+    return { side, chain, deployment, inspectionDeployment };
+  };
+  const wagerAddress = (target: unknown) => {
+    if (typeof target !== 'string' || !isAddress(target.trim())) throw new Error(`'${String(target)}' is not a Solana address: pass the wager's address`);
+    return address(target.trim());
+  };
   return {
     async inspect({ address: target }) {
       const text = typeof target === 'string' ? target.trim() : '';
       if (!isAddress(text))
         return { address: text, problem: { kind: 'notAddress', message: `'${text}' is not a Solana address: paste a wager's address (base58, 32 to 44 characters)` }, report: {}, record: null, slots: null, paytable: null };
-      const side = control.keeperSide;
-      const chain = control.chain;
-      if (!side || !chain) throw control.notRunning('the Inspector reads the chain through it; see Settings');
-      const deployment = control.requireDeployment();
-      const source = chain.deploymentSource;
-      const inspection = await inspectWager(side.core.connection.rpc, chain.rpcUrl, address(text), {
-        programs: { wager: address(deployment.programs.wager), oracle: address(deployment.programs.oracle) },
-        ...(source?.kind === 'file' || source?.kind === 'folder' ? { file: source.path } : {}),
-      });
+      const { side, chain, inspectionDeployment } = reading('the Inspector');
+      const inspection = await inspectWager(side.core.connection.rpc, chain.rpcUrl, address(text), inspectionDeployment);
+      if (!inspection.notAWager) remember(text, partiesOf(inspection.report));
       const record = side.core.keeper.records.get(text);
       // An address with nothing on chain may still be a wager this keeper finished: its record answers.
       const problem = inspection.notAWager && !(inspection.notAWager.kind === 'nothingHere' && record) ? { kind: inspection.notAWager.kind, message: inspection.notAWager.message } : null;
       return { address: text, problem, report: inspection.report as InspectionView['report'], record: record ? rows.toRow(record) : null, slots: inspection.slots, paytable: inspection.paytable };
+    },
+    async wagerTransaction({ signature, wager: target }) {
+      const wager = wagerAddress(target);
+      if (typeof signature !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(signature)) throw new Error(`'${String(signature)}' is not a transaction signature: pass a step's signature (base58)`);
+      const { side, chain, deployment, inspectionDeployment } = reading('the Inspector');
+      const rpc = side.core.connection.rpc;
+      // A step opens after its wager was inspected: its parties are known; otherwise inspect it first.
+      let known = parties.get(wager);
+      if (!known) {
+        known = partiesOf((await inspectWager(rpc, chain.rpcUrl, wager, inspectionDeployment)).report);
+        remember(wager, known);
+      }
+      return readWagerTransaction(rpc, signature, {
+        wager,
+        parties: known,
+        programs: inspectionDeployment.programs,
+        usdcMint: deployment.usdcMint,
+        keeper: side.core.keeper.address,
+        cluster: chain.view.name,
+        rpcUrl: chain.rpcUrl,
+      });
+    },
+    async wagerFailedAttempts({ wager: target }) {
+      const wager = wagerAddress(target);
+      const { side, inspectionDeployment } = reading('the Inspector');
+      const onChain = await chainFailedAttempts(side.core.connection.rpc, wager, inspectionDeployment.programs);
+      return { attempts: mergeAttempts(onChain, keeperFailedSteps(side.core.db, wager), side.core.keeper.address) };
     },
     async searchAddress({ address: target, limit }) {
       const side = control.keeperSide;

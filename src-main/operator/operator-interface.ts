@@ -189,6 +189,47 @@ export interface InspectionView {
   paytable: { name: string; address: string; totalWeight: number; rows: { bucket: number; weight: number; multiplierBps: number }[]; drawn: number | null } | null;
 }
 
+/** One account's balance change in a transaction: signed lamports and USDC base units (decimal strings; usdc null: not a USDC account). */
+export interface BalanceChangeView {
+  address: string;
+  /** Its part in the wager in words ("stake owner", "pool vault", "keeper (this keeper)", "other account"). */
+  label: string;
+  solLamports: string;
+  usdc: string | null;
+}
+
+/** A wager's transaction in full (an Inspector step opened). */
+export interface WagerTransactionView {
+  signature: string;
+  slot: number;
+  /** The block's time (ISO 8601), null when the RPC does not keep it. */
+  blockTime: string | null;
+  /** null: it succeeded; else the failure in words. */
+  failure: string | null;
+  feePayer: string;
+  feeLamports: number;
+  computeUnits: number | null;
+  balanceChanges: BalanceChangeView[];
+  /** The wager program's log lines (its invocation, CPIs within it included). */
+  programLogs: string[];
+  /** The Explorer page (a localnet's through the Explorer's custom-RPC parameter). */
+  explorerUrl: string;
+}
+
+/** A failed attempt at a wager's step: from the chain (any sender) and/or this keeper's step log. */
+export interface FailedAttemptView {
+  /** ISO 8601: the block's time on chain, else when this keeper tried. */
+  at: string | null;
+  /** null: refused before it reached the chain (preflight). */
+  signature: string | null;
+  /** The step in words: "request randomness", "settle", "expire", "claim payout", "open". */
+  step: string;
+  sender: string | null;
+  /** The error in words. */
+  error: string;
+  source: 'chain' | 'this keeper' | 'chain and this keeper';
+}
+
 /** A wager found for a wallet or token account (support's search), with how that address is in it. */
 export interface FoundWagerView {
   address: string;
@@ -575,6 +616,10 @@ export interface OperatorApi {
   handToKeeper(args: { address: string }): Promise<QueueRow | null>;
   /** Delivers a PayoutPending wager's parked payout now (claim_payout), also while paused. */
   claimPayout(args: { address: string }): Promise<CrankActionView>;
+  /** One transaction of a wager in full (an Inspector step opened); null when this RPC does not have it. */
+  wagerTransaction(args: { signature: string; wager: string }): Promise<WagerTransactionView | null>;
+  /** A wager's failed transactions, from the chain and this keeper's step log, newest first (empty: none failed). */
+  wagerFailedAttempts(args: { wager: string }): Promise<{ attempts: FailedAttemptView[] }>;
   /** The pool, the live epoch, liquidity requests (all, or one owner's) and share price history. */
   liquidity(args: { owner: string | null }): Promise<LiquidityView>;
   /** Strikes the live epoch now (also while paused: the operator chose it). */
@@ -646,6 +691,8 @@ export const OPERATOR_METHODS = [
   'searchAddress',
   'handToKeeper',
   'claimPayout',
+  'wagerTransaction',
+  'wagerFailedAttempts',
   'liquidity',
   'strikeEpoch',
   'claimLiquidity',

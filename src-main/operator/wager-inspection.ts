@@ -2,8 +2,8 @@
  * What the chain says about a wager, in words: one implementation for the `inspect` command and the
  * console's Inspector (support staff answering "what happened to my bet?" and "did it pay what it
  * should have?"). An open wager shows its status, slots, amounts, parties and oracle request; a closed one
- * is rebuilt from its transactions (wager-history.ts): stake, paytable, parties, every step's slot,
- * signature and cranker with the step's fee, the payout and where it went. Every fulfilled wager, open or
+ * is rebuilt from its transactions (wager-history.ts): stake, paytable, parties, every step's slot, block
+ * time, signature and cranker with the step's fee, the payout and where it went. Every fulfilled wager, open or
  * closed, carries the randomness proof (randomness-proof.ts): seed, randomness, the fulfilment authority
  * that signed it, a verdict, the draw in words and the `verify-randomness` command. Bad addresses get a
  * named kind.
@@ -110,6 +110,10 @@ const proofFields = (proof: RandomnessProof): Record<string, string | number | b
   verifyWith: proof.verifyWith,
 });
 
+/** `<step>Time`: the step's block time (ISO 8601, UTC), when the RPC keeps it; support quotes wall-clock times. */
+const timeField = (step: string, blockTime: number | null): Record<string, string> =>
+  blockTime === null ? {} : { [`${step}Time`]: new Date(blockTime * 1000).toISOString() };
+
 /** A wager whose account is closed, rebuilt from its history. */
 async function rebuildClosed(
   rpc: Rpc<SolanaRpcApi>,
@@ -141,6 +145,7 @@ async function rebuildClosed(
     payer: opened.payer,
     nonce: Number(opened.nonce),
     openSlot: open.slot,
+    ...timeField('open', open.blockTime),
     openSignature: open.signature,
     expirySlot: Number(opened.expirySlot),
   });
@@ -148,6 +153,7 @@ async function rebuildClosed(
   if (request) {
     Object.assign(report, {
       requestSlot: request.slot,
+      ...timeField('request', request.blockTime),
       requestSignature: request.signature,
       requestCranker: request.feePayer,
     });
@@ -166,7 +172,8 @@ async function rebuildClosed(
         : Promise.resolve(null),
       readFulfilment(rpc, request.oracleRequest, request.signature),
     ]);
-    if (fulfil) Object.assign(report, { fulfilSlot: fulfil.slot, fulfilSignature: fulfil.signature });
+    if (fulfil)
+      Object.assign(report, { fulfilSlot: fulfil.slot, ...timeField('fulfil', fulfil.blockTime), fulfilSignature: fulfil.signature });
     if (proof) {
       Object.assign(report, proofFields(proof));
       drawn ??= proof.drawnBucket;
@@ -175,6 +182,7 @@ async function rebuildClosed(
   if (settle) {
     Object.assign(report, {
       settleSlot: settle.slot,
+      ...timeField('settle', settle.blockTime),
       settleSignature: settle.signature,
       settleCranker: settle.feePayer,
     });
@@ -189,12 +197,14 @@ async function rebuildClosed(
   if (claim)
     Object.assign(report, {
       claimSlot: claim.slot,
+      ...timeField('claim', claim.blockTime),
       claimSignature: claim.signature,
       deliveredBy: claim.signature,
     });
   if (expire) {
     Object.assign(report, {
       expireSlot: expire.slot,
+      ...timeField('expire', expire.blockTime),
       expireSignature: expire.signature,
       expireCranker: expire.feePayer,
     });
