@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ClusterSetting, SettingsView, StatusView } from '../../../src-main/operator/operator-interface';
 import {
   addEndpoint,
+  savedEndpointsText,
   errorRateText,
   latencyText,
   retryText,
@@ -220,16 +221,7 @@ function EndpointEditor({ cluster }: { cluster: RpcCluster }) {
       )}
       {save.isSuccess && !save.isPending && (
         <p role="status" className="ok-box">
-          Saved: the keeper {save.data.restarted ? 'restarted and ' : ''}reads from{' '}
-          {1 +
-            (save.data.view.settings.cluster.kind === 'rpc'
-              ? (save.data.view.settings.cluster.fallbackRpcUrls?.length ?? 0)
-              : 0)}{' '}
-          endpoint(s) and sends to{' '}
-          {save.data.view.settings.cluster.kind === 'rpc'
-            ? (save.data.view.settings.cluster.sendRpcUrls?.length ?? 0)
-            : 0}{' '}
-          more.
+          {savedEndpointsText(save.data.view.settings.cluster, save.data.restarted)}
         </p>
       )}
     </>

@@ -4,6 +4,7 @@
  * the checks on a fallback or send endpoint typed into Settings → RPC.
  */
 import type { RpcEndpointStatus } from '../../../src-main/chain/rpc-endpoints';
+import type { ClusterSetting } from '../../../src-main/operator/operator-interface';
 import { formatDuration, groupDigits } from './format';
 
 /** What the status carries about the endpoints (StatusView.rpc). */
@@ -121,4 +122,16 @@ export function addEndpoint(
   if (list.length >= MAX_EXTRA_ENDPOINTS)
     return { error: `At most ${MAX_EXTRA_ENDPOINTS} ${what} endpoints: remove one first.` };
   return { list: [...list, url] };
+}
+
+const endpoints = (count: number) => `${count} ${count === 1 ? 'endpoint' : 'endpoints'}`;
+
+/** After Settings → RPC saved: "Saved: the keeper restarted on 2 read endpoints and 1 send endpoint." */
+export function savedEndpointsText(cluster: ClusterSetting, restarted: boolean): string {
+  const reads = 1 + (cluster.kind === 'rpc' ? (cluster.fallbackRpcUrls?.length ?? 0) : 0);
+  const sends = cluster.kind === 'rpc' ? (cluster.sendRpcUrls?.length ?? 0) : 0;
+  const lists = `${endpoints(reads).replace('endpoint', 'read endpoint')}${sends > 0 ? ` and ${endpoints(sends).replace('endpoint', 'send endpoint')}` : ''}`;
+  return restarted
+    ? `Saved: the keeper restarted on ${lists}.`
+    : `Saved: nothing changed, the keeper keeps ${lists}.`;
 }

@@ -8,6 +8,7 @@ import {
   latencyText,
   priorityFeeText,
   retryText,
+  savedEndpointsText,
   roleText,
   slotText,
   stateText,
@@ -107,5 +108,17 @@ describe('adding an endpoint in Settings → RPC', () => {
     expect(addEndpoint(eight, 'https://s9.example', 'https://a.example', 'send')).toEqual({
       error: 'At most 8 send endpoints: remove one first.',
     });
+  });
+});
+
+describe('after saving Settings → RPC', () => {
+  it('counts the read and send endpoints the keeper restarted on', () => {
+    const cluster = { kind: 'rpc' as const, rpcUrl: 'https://a.example', wsUrl: null };
+    expect(savedEndpointsText({ ...cluster, fallbackRpcUrls: ['https://b.example'] }, true)).toBe(
+      'Saved: the keeper restarted on 2 read endpoints.',
+    );
+    expect(savedEndpointsText({ ...cluster, sendRpcUrls: ['https://s.example'] }, true)).toBe(
+      'Saved: the keeper restarted on 1 read endpoint and 1 send endpoint.',
+    );
   });
 });
