@@ -110,6 +110,9 @@ const loadGenerator: OperatorApi = {
   importKey: async () => {
     throw new Error('not part of this benchmark');
   },
+  exportKey: async () => {
+    throw new Error('not part of this benchmark');
+  },
   inspect: async () => {
     throw new Error('not part of this benchmark');
   },

@@ -75,6 +75,12 @@ Commands:
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the
       keeper at --keeper. Its key (OS keychain account "gateway", or --keypair) holds its SOL and USDC.
       Prints {"event":"ready","gateway":URL,"network":CAIP-2 id,...}.
+  key show|export --out FILE|import FILE [--replace] (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)
+      The keeper key of a cluster in the OS keychain: mainnet-beta has its own (account "keeper-mainnet-beta"),
+      every other cluster shares the local/test one ("keeper"). show prints {"address",...}, never the secret;
+      export writes a Solana CLI keypair file (a JSON array of 64 bytes), mode 0600, and never over an existing
+      file; import takes such a file or a file holding a base58 secret, or - to read either from stdin, and
+      refuses to replace a different stored key without --replace. --rpc reads the cluster from its genesis hash.
   inspect ADDRESS [--rpc http://127.0.0.1:8899] [--deployment FILE]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
@@ -126,6 +132,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
   gateway: async (args) => (await import('./commands/gateway-command')).gatewayCommand(args),
+  key: async (args) => (await import('./commands/key-command')).keyCommand(args),
   'verify-randomness': async (args) => (await import('./commands/verify-randomness-command')).verifyRandomnessCommand(args),
   'oracle-demo': oracleDemoCommand,
   version,

@@ -8,7 +8,7 @@ import type { Deployment } from '../deployment/deployment';
 import { GuardianKeyError, readConfiguredGuardian } from '../keeper/guardian';
 import { parseShard } from '../keeper/shard';
 import { readGuardianKey } from '../secrets/guardian-key';
-import { loadKeeperKey } from '../secrets/keeper-key';
+import { loadClusterKeeperKey } from '../secrets/cluster-keys';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
 import { createStepLog, type StepLog } from '../store/step-log';
 import { createStepTally } from '../store/step-tally';
@@ -119,13 +119,17 @@ export async function syncDemo(side: KeeperSide, chainSide: ChainSide, deploymen
   side.demo = createDemoApp({ rpc: side.core.connection.rpc, deployment, stakeOwner, enabled: settings.demoEnabled, intervalMs: settings.demoIntervalMs, onChange: hooks.onDemoChange });
 }
 
-/** The key the keeper cranks with: --keypair, a wager-keeper localnet's funded dev key, else the OS keychain's. */
+/**
+ * The key the keeper cranks with: --keypair (on mainnet-beta refused if it is the local/test key), a
+ * wager-keeper localnet's funded dev key, else the OS keychain's key for this cluster's class (mainnet-beta
+ * has its own, made at its first start there).
+ */
 async function keeperKey(options: KeeperSideOptions, side: ChainSide): Promise<{ signer: KeyPairSigner; source: KeySource }> {
-  if (options.flags.keypairFile) return { signer: await readKeypairFile(options.flags.keypairFile), source: 'file' };
+  const cluster = side.view.name;
+  if (options.flags.keypairFile) return loadClusterKeeperKey({ cluster, keypairFile: options.flags.keypairFile, baseAccount: options.keychainAccount });
   // On a wager-keeper localnet the keeper cranks with its funded dev key: a first start needs no set-up.
   if (side.manifest && options.devKeyOnLocalnet !== false) return { signer: await keypairFromBytes(side.manifest.devKeys.keeper.keypair), source: 'localnet dev key' };
-  const key = await loadKeeperKey({ account: options.keychainAccount });
-  return { signer: key.signer, source: key.source === 'file' ? 'file' : key.source };
+  return loadClusterKeeperKey({ cluster, baseAccount: options.keychainAccount });
 }
 
 /**

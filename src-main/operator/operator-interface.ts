@@ -464,7 +464,7 @@ export interface ConsoleSettings {
 export interface KeyView {
   /** The key the keeper cranks with now. */
   inUse: { address: string; source: KeySource } | null;
-  /** The keeper key stored in the OS keychain, if any; `error` says why the keychain cannot be read. */
+  /** The keeper key stored in the OS keychain for the current cluster's class, if any; `error` says why the keychain cannot be read. */
   keychain: { address: string | null; error: string | null };
 }
 
@@ -472,8 +472,37 @@ export interface SettingsView {
   settings: ConsoleSettings;
   key: KeyView;
   /** Settings a command-line flag fixed for this run (shown read-only, e.g. `apiPort` from --port). */
+  /** The current cluster's key class: the one generate, import and export act on unless told another cluster. */
+  current: KeyClass;
+  /** Both keychain keys, one per key class (mainnet-beta never uses the local/test one). */
+  accounts: KeyAccountView[];
+}
+
+/** Which keeper key a cluster uses: mainnet-beta its own, every other cluster the local/test one. */
+export type KeyClass = 'local' | 'mainnet-beta';
+
+export interface KeyAccountView {
+  keyClass: KeyClass;
+  /** The keychain account (service "wager-keeper"). */
+  account: string;
+  /** The clusters this key cranks, in words. */
+  clusters: string;
+  address: string | null;
+  error: string | null;
+  /** The keeper cranks with this key now. */
+  inUse: boolean;
+}
+
+/** A keeper key written to a backup file (Solana CLI keypair format, mode 0600). Never the secret. */
+export interface KeyExportView {
+  path: string;
+  address: string;
+  keyClass: KeyClass;
   fixedByFlags: SettingKey[];
 }
+/** The cluster a key action is about (its key class); absent: the console's current cluster. */
+export type KeyCluster = 'localnet' | 'devnet' | 'testnet' | 'mainnet-beta';
+
 
 /** What saveSettings takes: the settings, with the heartbeat URL write-only (a secret; '' removes it) instead of what follows from it. */
 export type SettingsChanges = Partial<Omit<ConsoleSettings, 'heartbeatConfigured' | 'heartbeatLabel'>> & { heartbeatUrl?: string };
@@ -604,9 +633,14 @@ export interface OperatorApi {
   saveSettings(args: { changes: SettingsChanges }): Promise<SaveSettingsResult>;
   testConnection(args: { rpcUrl: string; wsUrl?: string | null }): Promise<ConnectionTest>;
   /** Creates a new keeper key in the OS keychain; refuses to replace an existing one unless `replace`. */
-  generateKey(args: { replace: boolean }): Promise<KeyView>;
-  /** Imports a Solana CLI keypair file (a JSON array of 64 bytes) into the OS keychain. */
-  importKey(args: { path: string; replace: boolean }): Promise<KeyView>;
+  generateKey(args: { replace: boolean; cluster?: KeyCluster }): Promise<KeyView>;
+  /**
+   * Imports a keeper key into the OS keychain: a file at `path` (a Solana CLI keypair file, or a file
+   * holding a base58 secret) or `secret` (a base58 secret or a keypair JSON array, pasted). Never logged.
+   */
+  importKey(args: { path?: string; secret?: string; replace: boolean; cluster?: KeyCluster }): Promise<KeyView>;
+  /** Writes the keychain key to `path` (Solana CLI keypair file, mode 0600; refused if the path exists). Answers the address, never the secret. */
+  exportKey(args: { path: string; confirm: true; cluster?: KeyCluster }): Promise<KeyExportView>;
 
   /** Inspects any address: an open or closed wager of this service, or says what it is instead. */
   inspect(args: { address: string }): Promise<InspectionView>;
@@ -758,6 +792,7 @@ export interface OperatorBridge {
   pickDeploymentFile?(): Promise<string | null>;
   /** Desktop only: "Save diagnostics…" asks where to save (the system's save dialog) and answers the archive written, or null when cancelled. */
   saveDiagnosticsAs?(): Promise<DiagnosticsSavedView | null>;
+  'exportKey',
   /** Browser only: the address that downloads an archive saveDiagnostics wrote (its file name), token included. */
   diagnosticsDownloadUrl?(fileName: string): string;
   /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */
@@ -802,3 +837,7 @@ export const OPERATOR_HTTP = {
   /** `GET <diagnostics><archive name>`: an archive saveDiagnostics wrote, as a download. */
   diagnostics: '/operator/diagnostics/',
 } as const;
+/** Desktop only: "Export key…" asks where with the system's save dialog (the main process writes; the secret never crosses). */
+export const IPC_EXPORT_KEY = 'desktop:exportKey';
+  /** Desktop only: "Export key…" asks where (the system's save dialog) and answers the file written, or null when cancelled. */
+  exportKeyAs?(args: { confirm: true; cluster?: KeyCluster }): Promise<KeyExportView | null>;

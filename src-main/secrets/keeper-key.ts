@@ -82,6 +82,12 @@ export async function readKeychainSigner(account: string): Promise<KeyPairSigner
   return stored ? keypairFromBytes(JSON.parse(stored) as number[]) : null;
 }
 
+/** The 64 secret bytes stored under `account`, or null (for a backup only; the caller zeroes them after use). */
+export function readKeychainBytes(account: string): Uint8Array | null {
+  const stored = readKeychain(account);
+  return stored ? Uint8Array.from(JSON.parse(stored) as number[]) : null;
+}
+
 /** Stores a keypair (64 bytes) in the keychain, replacing any previous keeper key. */
 export function storeKeeperKey(secretKey: Uint8Array, account = KEYCHAIN_ACCOUNT): void {
   const problem = sessionBusProblem();

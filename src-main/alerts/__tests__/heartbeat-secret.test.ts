@@ -65,7 +65,7 @@ function settingsIn(folder: string, flags: OperatorFlags = {}) {
     control,
     { flags, settings },
     {
-      keyView: async () => ({ inUse: null, keychain: { address: null, error: null } }),
+      keyView: async () => ({ inUse: null, keychain: { address: null, error: null }, current: 'local', accounts: [] }),
       emit: () => {},
       fleetMembersChanged: () => {},
       heartbeatUrls,

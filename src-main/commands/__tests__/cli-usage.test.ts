@@ -14,6 +14,7 @@ import { ORACLE_OPTIONS } from '../oracle-command';
 import { SERVE_OPTIONS } from '../serve-command';
 import { GATEWAY_OPTIONS } from '../gateway-command';
 import { DEPLOY_OPTIONS } from '../deploy-command';
+import { KEY_OPTIONS } from '../key-command';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 
@@ -47,6 +48,7 @@ describe('wager-keeper help', () => {
     ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
     ['gateway', GATEWAY_OPTIONS],
     ['deploy', DEPLOY_OPTIONS],
+    ['key', KEY_OPTIONS],
   ] as const)('lists every flag of %s', (command, options) => {
     expect(help.code).toBe(0);
     const block = usageBlock(help.stdout, command);
@@ -109,6 +111,7 @@ describe('wager-keeper COMMAND --help', () => {
     ['inspect', INSPECT_OPTIONS],
     ['verify-randomness', VERIFY_RANDOMNESS_OPTIONS],
     ['deploy', DEPLOY_OPTIONS],
+    ['key', KEY_OPTIONS],
     ['oracle-demo', {}],
     ['version', {}],
   ] as const)('%s --help prints its usage and exits 0', (command, options) => {

@@ -5,7 +5,8 @@
  * no answer ever holds secret bytes. Without a Secret Service, Settings says why and what to do.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { getBase58Decoder } from '@solana/kit';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import {
   secretServiceMissing,
   secretServiceNote,
 } from '../../secrets/__tests__/secret-service-session';
-import type { KeyView } from '../operator-interface';
+import type { KeyExportView, KeyView } from '../operator-interface';
 
 const fixture = fileURLToPath(new URL('./fixtures/console-key-actions.ts', import.meta.url));
 type Answer = { key: KeyView } | { error: string };
@@ -36,15 +37,62 @@ describe('the keeper key in Settings', () => {
     const [before, generated, refused, imported, replaced, after] = inSecretServiceSession<Answer>(env, [
       fixtureCommand(fixture, ['settings', 'generate', 'generate', `import:${keypairFile}`, `import!:${keypairFile}`, 'settings']),
     ]);
-    expect(before).toEqual({ key: { inUse: null, keychain: { address: null, error: null } } });
+    expect(before).toEqual({
+      key: {
+        inUse: null,
+        keychain: { address: null, error: null },
+        current: 'local',
+        accounts: [
+          { keyClass: 'local', account: 'keeper', clusters: 'localnet, devnet, testnet and custom clusters', address: null, error: null, inUse: false },
+          { keyClass: 'mainnet-beta', account: 'keeper-mainnet-beta', clusters: 'mainnet-beta', address: null, error: null, inUse: false },
+        ],
+      },
+    });
     const stored = (generated as { key: KeyView }).key.keychain.address;
     expect(stored).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
-    expect(refused).toEqual({ error: expect.stringMatching(new RegExp(`already holds a keeper key \\(${stored}\\).*move it first`)) });
+    expect(refused).toEqual({ error: expect.stringMatching(new RegExp(`already holds a local/test keeper key \\(${stored}\\).*move it first`)) });
     expect(imported).toEqual({ error: expect.stringMatching(/confirm the replacement/) });
-    expect(replaced).toEqual({ key: { inUse: null, keychain: { address: fileKey.signer.address, error: null } } });
+    expect(replaced).toMatchObject({ key: { inUse: null, keychain: { address: fileKey.signer.address, error: null }, accounts: [{ address: fileKey.signer.address }, { address: null }] } });
     expect(after).toEqual(replaced);
     // Nothing that looks like key bytes in any answer.
     expect(JSON.stringify([generated, replaced])).not.toMatch(/\[\s*\d+\s*,\s*\d+/);
+  });
+
+  it.skipIf(secretServiceMissing)(`exports to a new 0600 file, imports a pasted base58 secret, and keeps mainnet-beta's key apart${secretServiceNote}`, async () => {
+    const { home, env } = isolatedEnv(dirs);
+    const [mainnet, other] = await Promise.all([generateKeypairWithBytes(), generateKeypairWithBytes()]);
+    const backup = join(home, 'backup.json');
+    const mainnetBackup = join(home, 'mainnet-backup.json');
+    const base58 = (bytes: Uint8Array) => getBase58Decoder().decode(bytes);
+    const answers = inSecretServiceSession<Answer & { exported?: KeyExportView }>(env, [
+      fixtureCommand(fixture, [
+        'generate',
+        `export:${backup}`,
+        `export:${backup}`,
+        `secret!@mainnet-beta:${base58(mainnet.secretKey)}`,
+        `import!@mainnet-beta:${backup}`,
+        `secret!:${base58(other.secretKey)}`,
+        `import!:${backup}`,
+        `export@mainnet-beta:${mainnetBackup}`,
+      ]),
+    ]);
+    const [generated, exported, again, mainnetImported, sharedRefused, otherImported, restored, mainnetExported] = answers;
+    const local = (generated as { key: KeyView }).key.keychain.address!;
+    expect(exported).toEqual({ exported: { path: backup, address: local, keyClass: 'local' } });
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
+    expect(again).toEqual({ error: `${backup} already exists: the key is never written over a file; pick a new file name` });
+    expect((mainnetImported as { key: KeyView }).key.accounts.map((entry) => [entry.account, entry.address])).toEqual([
+      ['keeper', local],
+      ['keeper-mainnet-beta', mainnet.signer.address],
+    ]);
+    expect(sharedRefused).toEqual({ error: expect.stringMatching(`the key ${local} is the key that cranks local and test clusters, and mainnet-beta never uses that key`) });
+    expect((otherImported as { key: KeyView }).key.keychain.address).toBe(other.signer.address);
+    // Export then import gives the same address.
+    expect((restored as { key: KeyView }).key.keychain.address).toBe(local);
+    expect(mainnetExported).toEqual({ exported: { path: mainnetBackup, address: mainnet.signer.address, keyClass: 'mainnet-beta' } });
+    expect(JSON.parse(readFileSync(mainnetBackup, 'utf8'))).toEqual(Array.from(mainnet.secretKey));
+    expect(JSON.stringify(answers)).not.toMatch(/\[\s*\d+\s*,\s*\d+/);
+    expect(JSON.stringify(answers)).not.toContain(base58(mainnet.secretKey));
   });
 
   it('without a Secret Service, shows why the keychain cannot be used and what to do, and refuses to generate', () => {

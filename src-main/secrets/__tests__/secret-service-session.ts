@@ -3,7 +3,7 @@
  * Service behind the OS keychain on Linux), with HOME and XDG dirs in a temp directory so no real keyring is
  * touched. Each command prints JSON lines; the answers are returned in order.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,13 +36,28 @@ export const fixtureCommand = (fixture: string, args: string[] = []) => [process
 
 export const jsonLines = <T>(stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
 
+const sessionScript = (commands: string[]) =>
+  ['mkdir -p -m 700 "$XDG_RUNTIME_DIR"', 'echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null', ...commands].join('; ');
+
+/**
+ * Like inSecretServiceSession, without blocking this process (so a server the commands talk to, here on
+ * loopback, can answer them). Resolves with the session's stdout once it has ended.
+ */
+export function inSecretServiceSessionAsync(env: NodeJS.ProcessEnv, commands: string[], timeoutMs = 120_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('dbus-run-session', ['--', 'sh', '-c', sessionScript(commands)], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`dbus-run-session failed (${code}): ${stderr}`))));
+  });
+}
+
 /** Runs `commands` one after another inside one private D-Bus session with an unlocked gnome-keyring. */
 export function inSecretServiceSession<T>(env: NodeJS.ProcessEnv, commands: string[]): T[] {
-  const script = [
-    'mkdir -p -m 700 "$XDG_RUNTIME_DIR"',
-    'echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-    ...commands,
-  ].join('; ');
+  const script = sessionScript(commands);
   const result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], { cwd: projectRoot, env, encoding: 'utf8', timeout: 60_000 });
   if (result.status !== 0) throw new Error(`dbus-run-session failed (${result.status}): ${result.stderr}`);
   return jsonLines<T>(result.stdout);

@@ -1,0 +1,120 @@
+/**
+ * `wager-keeper key show|export|import (--cluster NAME | --rpc URL)`: the keeper key of one cluster class
+ * in the OS keychain (mainnet-beta has its own; docs/keeper.md "One key per cluster").
+ *   show                        prints {"address","keyClass","account"}: never the secret
+ *   export --out FILE           writes a Solana CLI keypair file, mode 0600, never over an existing file
+ *   import FILE|- [--replace]   a Solana CLI keypair file, or a file holding a base58 secret; '-' reads
+ *                               either from stdin (so the secret stays out of the shell history)
+ * --rpc URL reads the cluster from its genesis hash; --cluster needs no network.
+ */
+import { createSolanaRpc } from '@solana/kit';
+import { text } from 'node:stream/consumers';
+import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
+import { clusterNameOf, describeRpcFailure } from '../operator/cluster-identity';
+import type { ClusterName } from '../operator/operator-interface';
+import {
+  clusterKeyAddress,
+  exportClusterKey,
+  importClusterKey,
+  keyClassOf,
+  keychainAccountFor,
+} from '../secrets/cluster-keys';
+import { parseKeypairText, readKeypairAnyFormat } from '../secrets/keypair-format';
+import { parseFlags, UsageError } from './cli-flags';
+
+/** The flags of `key` (the usage text in cli.ts lists each; a test checks). */
+export const KEY_OPTIONS = {
+  cluster: { type: 'string' },
+  rpc: { type: 'string' },
+  out: { type: 'string' },
+  replace: { type: 'boolean' },
+} as const;
+
+const CLUSTERS = ['localnet', 'devnet', 'testnet', 'mainnet-beta'] as const;
+const SUBCOMMANDS =
+  'usage: wager-keeper key show|export --out FILE|import FILE (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)';
+
+/** The cluster the command is about: named, or what the RPC's genesis hash says. */
+async function clusterOf(values: { cluster?: string; rpc?: string }): Promise<ClusterName> {
+  if ((values.cluster === undefined) === (values.rpc === undefined))
+    throw new UsageError(
+      `name the cluster whose key this is, with exactly one of --cluster ${CLUSTERS.join('|')} or --rpc URL`,
+    );
+  if (values.cluster !== undefined) {
+    if (!(CLUSTERS as readonly string[]).includes(values.cluster))
+      throw new UsageError(`--cluster must be one of ${CLUSTERS.join(', ')} (got '${values.cluster}')`);
+    return values.cluster as ClusterName;
+  }
+  const rpcUrl = values.rpc!;
+  let genesisHash: string;
+  try {
+    genesisHash = await createSolanaRpc(rpcUrl)
+      .getGenesisHash()
+      .send({ abortSignal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new Error(
+      `${describeRpcFailure(rpcUrl, error)} (or name the cluster with --cluster, which needs no network)`,
+      { cause: error },
+    );
+  }
+  const wagerKeeperLocalnet = await fetchLocalnetManifest(rpcUrl).then(
+    () => true,
+    () => false,
+  );
+  return clusterNameOf(genesisHash, wagerKeeperLocalnet);
+}
+
+export async function keyCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, KEY_OPTIONS, true);
+  const [action, file, ...extra] = positionals;
+  if (action !== 'show' && action !== 'export' && action !== 'import') throw new UsageError(SUBCOMMANDS);
+  if (extra.length > 0 || (action !== 'import' && file !== undefined))
+    throw new UsageError(`unexpected argument '${extra[0] ?? file}': ${SUBCOMMANDS}`);
+  if (action !== 'export' && values.out !== undefined) throw new UsageError('--out goes with key export');
+  if (action !== 'import' && values.replace) throw new UsageError('--replace goes with key import');
+  if (action === 'export' && !values.out)
+    throw new UsageError('key export needs --out FILE (a new file: an existing one is never overwritten)');
+  if (action === 'import' && !file)
+    throw new UsageError(
+      'key import needs FILE: a Solana CLI keypair file, a file holding a base58 secret, or - to read either from stdin',
+    );
+  const cluster = await clusterOf(values);
+  const keyClass = keyClassOf(cluster);
+  const account = keychainAccountFor(keyClass);
+  if (action === 'show') {
+    const address = await clusterKeyAddress(keyClass);
+    if (!address)
+      throw new Error(
+        `the OS keychain holds no ${keyClass === 'mainnet-beta' ? 'mainnet-beta' : 'local/test'} keeper key yet (account "${account}"): the keeper makes one at its first start on ${cluster}, or import one with wager-keeper key import FILE --cluster ${cluster}`,
+      );
+    console.log(JSON.stringify({ address, keyClass, account }));
+    return 0;
+  }
+  if (action === 'export') {
+    const address = await exportClusterKey(keyClass, values.out!);
+    console.log(JSON.stringify({ path: values.out, address, keyClass, account }));
+    return 0;
+  }
+  const { bytes } =
+    file === '-'
+      ? await parseKeypairText(await text(process.stdin), 'the keypair on stdin')
+      : await readKeypairAnyFormat(file!);
+  const before = await clusterKeyAddress(keyClass);
+  const address = await importClusterKey(keyClass, bytes, { replace: values.replace === true }).catch(
+    (error: unknown) => {
+      const message = (error as Error).message;
+      throw message.endsWith('confirm the replacement')
+        ? new Error(`${message} with --replace`, { cause: error })
+        : error;
+    },
+  );
+  console.log(
+    JSON.stringify({
+      address,
+      keyClass,
+      account,
+      replaced: before !== null && before !== address ? before : null,
+    }),
+  );
+  return 0;
+}
