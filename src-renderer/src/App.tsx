@@ -4,7 +4,8 @@ import { lazyPart } from './lazy-part';
 import { GoTo } from './components/GoTo';
 import { PauseSwitch } from './components/PauseSwitch';
 import { SearchBox } from './components/SearchBox';
-import { clusterLabel, formatAge } from './model/format';
+import { clusterLabel } from './model/format';
+import { AgoText } from './components/TimeText';
 import { alertCount } from './model/alerts';
 import { useAlerts, useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
@@ -85,7 +86,7 @@ function StatusLine() {
         </span>
         <span>slot {health?.slot != null ? health.slot.toLocaleString('en-US') : '—'}</span>
         <span>RPC {health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</span>
-        <span>last pass {health ? formatAge(health.lastTick, now) : '—'}</span>
+        <span>last pass {health ? <AgoText at={health.lastTick} now={now} /> : '—'}</span>
         {health?.rpcError && (
           <span className="error" title={`${health.rpcError}: check the RPC URL in Settings`}>
             RPC error

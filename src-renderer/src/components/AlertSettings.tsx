@@ -29,6 +29,7 @@ import { ChannelsTable } from '../screens/Alerts';
 import { ConfirmDialog } from './ConfirmDialog';
 import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
+import { useTimeZone } from './TimeText';
 import { submitParsedForm } from './form-submit';
 
 /** Keeps a fresh Settings → Alerts view, and the Alerts screen's channels with it. */
@@ -321,7 +322,8 @@ function HeartbeatState({ settings }: { settings: SettingsView['settings'] }) {
     queryFn: () => bridge.call('status', undefined),
     refetchInterval: 5_000,
   });
-  const state = heartbeatStatus(settings, status.data?.heartbeat);
+  const timeZone = useTimeZone();
+  const state = heartbeatStatus(settings, status.data?.heartbeat, timeZone);
   const box = { ok: 'ok-box', warn: 'warn-box', error: 'error', muted: 'muted' }[state.tone];
   return (
     <div role="status" aria-label="Heartbeat state" className={box}>

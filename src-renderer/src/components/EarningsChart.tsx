@@ -4,8 +4,11 @@
  */
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartPoint } from '../model/earnings';
+import { formatTime } from '../model/time-zone';
+import { useTimeZone } from './TimeText';
 
 export default function EarningsChart({ points, tick }: { points: ChartPoint[]; tick: (ms: number) => string }) {
+  const timeZone = useTimeZone();
   return (
     <ResponsiveContainer width="100%" height={220}>
       <AreaChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 16 }}>
@@ -19,7 +22,7 @@ export default function EarningsChart({ points, tick }: { points: ChartPoint[]; 
           label={{ value: 'net SOL', angle: -90, position: 'insideLeft', fill: '#8a96a8', fontSize: 12 }}
         />
         <Tooltip
-          labelFormatter={(ms) => new Date(Number(ms)).toLocaleString()}
+          labelFormatter={(ms) => formatTime(Number(ms), timeZone)}
           formatter={(value) => [`${Number(value).toFixed(9)} SOL`, 'net earnings so far']}
           contentStyle={{ background: '#161b22', border: '1px solid #2a3340' }}
         />

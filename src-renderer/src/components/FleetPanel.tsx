@@ -1,8 +1,9 @@
 /** Overview: the other members of this operator's fleet (Settings → Fleet), each from its public /v1/health; one that stopped answering is flagged. */
 import type { FleetMemberView } from '../../../src-main/operator/operator-interface';
-import { formatAge, formatSolExact } from '../model/format';
+import { formatSolExact } from '../model/format';
 import { useFleet, useNow } from '../queries';
 import { Address } from './CopyButton';
+import { AgoText } from './TimeText';
 import { GoTo } from './GoTo';
 
 function MemberRow({ member, now }: { member: FleetMemberView; now: number }) {
@@ -19,13 +20,13 @@ function MemberRow({ member, now }: { member: FleetMemberView; now: number }) {
         )}
       </td>
       <td>{member.lamports !== null ? formatSolExact(member.lamports) : '—'}</td>
-      <td>{member.lastTick !== null ? formatAge(member.lastTick, now) : '—'}</td>
+      <td>{member.lastTick !== null ? <AgoText at={member.lastTick} now={now} /> : '—'}</td>
       <td>{member.queue !== null ? `${member.queue.toLocaleString('en-US')} wagers` : '—'}</td>
       <td>{member.shard ?? 'all (no --shard)'}</td>
       <td>
         {member.stale ? (
           <span className="error">
-            Not answering{member.answeredAtMs ? ` since ${formatAge(member.answeredAtMs, now)}` : ''}:{' '}
+            Not answering{member.answeredAtMs ? <> since <AgoText at={member.answeredAtMs} now={now} /></> : ''}:{' '}
             {member.error ?? 'no answer'}. Check that machine's keeper and its network; its shard is taken
             over by the others after the takeover delay.
           </span>
@@ -35,7 +36,7 @@ function MemberRow({ member, now }: { member: FleetMemberView; now: number }) {
           <span className="warn">Its RPC fails: {member.rpcError}</span>
         ) : (
           <span className="ok">
-            answering{member.answeredAtMs ? ` (${formatAge(member.answeredAtMs, now)})` : ''}
+            answering{member.answeredAtMs ? <> (<AgoText at={member.answeredAtMs} now={now} />)</> : ''}
           </span>
         )}
       </td>

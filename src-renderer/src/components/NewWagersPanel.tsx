@@ -10,6 +10,7 @@ import { explorerUrl } from '../model/format';
 import { useBridge, useGuardian, useStatus } from '../queries';
 import { Address } from './CopyButton';
 import { GoTo } from './GoTo';
+import { TimeText } from './TimeText';
 
 const KEY_SOURCE_TEXT = { 'localnet dev key': "the localnet's dev guardian key", keychain: 'the guardian key in the OS keychain', file: 'the key of --guardian-keypair' } as const;
 
@@ -58,7 +59,9 @@ function ActionsTable({ actions, cluster }: { actions: GuardianActionView[]; clu
           const link = explorerUrl(cluster, 'tx', action.signature);
           return (
             <tr key={action.signature}>
-              <td>{new Date(action.at).toLocaleTimeString()}</td>
+              <td>
+                <TimeText at={action.at} />
+              </td>
               <td>{action.action === 'pause' ? 'Paused' : 'Resumed'}</td>
               <td>{action.by === 'guardian' ? 'the guardian, automatically' : 'a person, from this console'}</td>
               <td>{action.slot.toLocaleString('en-US')}</td>

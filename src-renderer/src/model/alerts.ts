@@ -11,6 +11,7 @@ import type {
   HeartbeatView,
 } from '../../../src-main/alerts/alert-types';
 import type { ActiveAlert, AlertHistoryEntry } from '../../../src-main/operator/operator-interface';
+import { formatTime, type TimeZoneChoice } from './time-zone';
 
 /** What an operator reads for each condition. */
 export const ALERT_TITLES: Record<AlertName, string> = {
@@ -61,20 +62,7 @@ export function alertCount(
   return { count, critical, text, title };
 }
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** "2026-11-27 11:58:03 UTC": one time zone for every operator and every log. */
-export function formatUtc(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
-}
-
-/** The same time in the operator's own zone (the hover title), like "27/11/2026, 12:58:03 local". */
-export function formatLocal(iso: string): string {
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? iso : `${at.toLocaleString()} local`;
-}
+// Times are written by model/time-zone.ts (UTC or local as Settings → Console says; TimeText on screen).
 
 /** A history row's state as one word: a reminder of a firing alert is a "reminder". */
 export const historyState = (
@@ -352,6 +340,8 @@ export interface HeartbeatStatus {
 export function heartbeatStatus(
   settings: { heartbeatConfigured: boolean; heartbeatLabel: string; heartbeatEverySeconds: number },
   view: HeartbeatView | null | undefined,
+  /** The zone the console shows times in (Settings → Console). */
+  timeZone: TimeZoneChoice = 'utc',
 ): HeartbeatStatus {
   if (!settings.heartbeatConfigured)
     return {
@@ -364,7 +354,7 @@ export function heartbeatStatus(
     view && view.label === settings.heartbeatLabel && view.everySeconds === settings.heartbeatEverySeconds
       ? view
       : null;
-  const lastPing = current?.lastPingAt ? `last ping ${formatUtc(current.lastPingAt)}` : 'no ping yet';
+  const lastPing = current?.lastPingAt ? `last ping ${formatTime(current.lastPingAt, timeZone)}` : 'no ping yet';
   if (!current || current.state === 'waiting')
     return {
       tone: 'muted',

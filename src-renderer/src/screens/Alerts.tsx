@@ -15,23 +15,13 @@ import {
   ALERT_TITLES,
   CHANNEL_KIND_TITLES,
   channelState,
-  formatLocal,
-  formatUtc,
   historyState,
   MUTE_CHOICES,
   mutedNow,
 } from '../model/alerts';
 import { formatAge } from '../model/format';
 import { useAlerts, useBridge, useNow } from '../queries';
-
-/** A time in UTC, the local time on hover. */
-export function UtcTime({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} title={formatLocal(iso)}>
-      {formatUtc(iso)}
-    </time>
-  );
-}
+import { TimeText } from '../components/TimeText';
 
 function useMute() {
   const bridge = useBridge();
@@ -57,7 +47,7 @@ function MuteControls({
   if (mutedNow(mutedUntil, now))
     return (
       <span className="mute">
-        <span className="pill muted-pill">muted</span> until <UtcTime iso={mutedUntil!} />{' '}
+        <span className="pill muted-pill">muted</span> until <TimeText at={mutedUntil!} />{' '}
         <button
           type="button"
           disabled={mute.isPending}
@@ -116,7 +106,7 @@ function ActiveTable({
             <th scope="row">{ALERT_TITLES[alert.alert]}</th>
             <td className="wrap">{alert.summary}</td>
             <td>
-              <UtcTime iso={alert.since} />{' '}
+              <TimeText at={alert.since} />{' '}
               <span className="muted">({formatAge(Date.parse(alert.since), now)})</span>
             </td>
             <td>
@@ -147,7 +137,7 @@ function HistoryTable({ history }: { history: AlertHistoryEntry[] }) {
           return (
             <tr key={entry.id}>
               <td>
-                <UtcTime iso={entry.at} />
+                <TimeText at={entry.at} />
               </td>
               <th scope="row">{ALERT_TITLES[entry.alert]}</th>
               <td>
@@ -178,7 +168,7 @@ export function ChannelStateText({ status, now }: { status: AlertChannelStatus; 
   const last = status.lastSentAt ? (
     <span className="muted">
       {' '}
-      (last send <UtcTime iso={status.lastSentAt} />, {formatAge(Date.parse(status.lastSentAt), now)})
+      (last send <TimeText at={status.lastSentAt} />, {formatAge(Date.parse(status.lastSentAt), now)})
     </span>
   ) : null;
   if (state === 'unused') return <span className="muted">nothing sent yet</span>;

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { FaucetClaimView, FaucetView } from '../../../src-main/operator/operator-interface';
 import { Address } from '../components/CopyButton';
+import { TimeText } from '../components/TimeText';
 import { formatUsdc } from '../model/format';
 import { countdown } from '../model/oracle';
 import { useBridge, useNow } from '../queries';
@@ -26,7 +27,7 @@ function Result({ result }: { result: FaucetClaimView }) {
   return (
     <div role="alert" className="error">
       Refused: {result.error} (answered by {answeredByText(result.answeredBy)}). You can claim again {countdown(result.retryAt, now)}
-      {result.retryAt > now ? ` (at ${new Date(result.retryAt).toLocaleTimeString()})` : ''}.
+      {result.retryAt > now ? <> (at <TimeText at={result.retryAt} />)</> : ''}.
     </div>
   );
 }

@@ -11,11 +11,11 @@ import type { DiagnosticsSavedView } from '../../../src-main/operator/operator-i
 import {
   atBottom,
   formatLogFields,
-  formatLogTime,
   LOG_LEVEL_CHOICES,
   type LogLevelChoice,
 } from '../model/logs';
 import { useBridge } from '../queries';
+import { TimeText } from '../components/TimeText';
 
 const SHOWN_LINES = 500;
 
@@ -145,7 +145,7 @@ export function Logs() {
         )}
         {lines.map((line) => (
           <div key={line.seq} className={`log-line level-${line.level}`} data-level={line.level}>
-            <time dateTime={new Date(line.time).toISOString()}>{formatLogTime(line.time)}</time>{' '}
+            <TimeText at={line.time} milliseconds />{' '}
             <span className="log-level">{line.level.toUpperCase()}</span>{' '}
             {line.name && <span className="log-name">{line.name}</span>}{' '}
             <span className="log-msg">{line.msg}</span>{' '}

@@ -13,6 +13,8 @@ import { lazyPart } from '../lazy-part';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary } from '../model/earnings';
 import { describeRunway, formatAge, formatDuration, formatLamports, formatSol, formatSolExact, lowBalanceAdvice } from '../model/format';
 import { useBridge, useEarnings, useHealth, useNow, useOverview, useStatus } from '../queries';
+import { AgoText, useTimeZone } from '../components/TimeText';
+import { formatAxisTick } from '../model/time-zone';
 
 // recharts is read only when there is something to draw (see EarningsChart).
 const EarningsChart = lazyPart(() => import('../components/EarningsChart'), (module) => module.default);
@@ -146,10 +148,8 @@ function Earnings() {
   const series = earnings.data?.points ?? [];
   const points = earnings.data ? cumulativeNetSol(series, earnings.data.sinceMs, Math.max(now, earnings.dataUpdatedAt)) : [];
   const summary = earningsSummary(series, range);
-  const tick = (ms: number) =>
-    range.spanMs > 86_400_000
-      ? new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
-      : new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const timeZone = useTimeZone();
+  const tick = (ms: number) => formatAxisTick(ms, timeZone, range.spanMs);
   return (
     <section className="panel wide" aria-labelledby="earnings-title">
       <h2 id="earnings-title">Fee earnings, net of transaction fees</h2>
@@ -197,7 +197,7 @@ function RpcStatus() {
         <dt>latency</dt>
         <dd>{health?.rpcLatencyMs != null ? `${health.rpcLatencyMs} ms` : '—'}</dd>
         <dt>last loop pass</dt>
-        <dd>{health ? formatAge(health.lastTick, now) : '—'}</dd>
+        <dd>{health ? <AgoText at={health.lastTick} now={now} /> : '—'}</dd>
         <dt>wagers tracked</dt>
         <dd>{health ? health.queue.toLocaleString('en-US') : '—'}</dd>
       </dl>
@@ -240,7 +240,7 @@ function DemoApp() {
       <h2 id="demo-title">Demo app{status.cluster?.embedded ? ' (embedded localnet)' : ''}</h2>
       <p>
         {demo.enabled ? `On: opens a 1.00 USDC wager every ${formatDuration(demo.intervalMs)}.` : 'Off: opens no wagers.'} Opened {demo.opened.toLocaleString('en-US')}{' '}
-        so far{demo.lastOpenedAt ? `, the last ${formatAge(demo.lastOpenedAt, now)}` : ''}.
+        so far{demo.lastOpenedAt ? <>, the last <AgoText at={demo.lastOpenedAt} now={now} /></> : ''}.
       </p>
       {demo.lastError && (
         <div role="alert" className="error">

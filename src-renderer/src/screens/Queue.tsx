@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { QueueRow } from '../../../src-main/operator/operator-interface';
 import { Address, CopyButton } from '../components/CopyButton';
+import { TimeText } from '../components/TimeText';
 import { formatAge, formatUsdc, groupDigits } from '../model/format';
 import { countRows, formatSettleTime, nextStepOf, outcomeOf, queueCsv, queueView, settleTimeOf, STATE_FILTERS, type QueueView, type SortKey, type StateFilter } from '../model/queue';
 import { useHealth, useNow, useQueue, useStatus, useWager } from '../queries';
@@ -93,10 +94,10 @@ function Detail({ address, fallback }: { address: string; fallback: QueueRow | u
           <Field name="backoff">{next.backoff ?? (row.nextAttemptAt ? `ended ${formatAge(row.nextAttemptAt, now)}` : 'none')}</Field>
           <Field name="last error">{row.lastError ? <span className="error">{row.lastError}</span> : '—'}</Field>
           <Field name="first seen">
-            {new Date(row.createdAt).toLocaleString()} ({ageOf(row.createdAt, now)})
+            <TimeText at={row.createdAt} /> ({ageOf(row.createdAt, now)})
           </Field>
           <Field name="updated">
-            {new Date(row.updatedAt).toLocaleString()} ({ageOf(row.updatedAt, now)})
+            <TimeText at={row.updatedAt} /> ({ageOf(row.updatedAt, now)})
           </Field>
           {signature('oracle request', row.oracleRequest)}
           {signature('request transaction', row.requestSignature)}

@@ -1,6 +1,7 @@
 /** Settings: the cluster (with a connection test), the keeper key, and the loop and API options. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SettingToggle } from '../components/SettingToggle';
+import { ConsoleDisplaySettings } from '../components/ConsoleDisplaySettings';
 import { FleetSettings } from '../components/FleetSettings';
 import { useState, type FormEvent } from 'react';
 import type {
@@ -521,6 +522,7 @@ export function Settings() {
           <DesktopSettings />
         </>
       )}
+      <ConsoleDisplaySettings />
     </div>
   );
 }

@@ -5,8 +5,6 @@ import type { ActiveAlert } from '../../../../src-main/operator/operator-interfa
 import {
   alertCount,
   channelState,
-  formatLocal,
-  formatUtc,
   heartbeatStatus,
   heartbeatUrlError,
   historyState,
@@ -59,12 +57,6 @@ describe('mutes, times and states', () => {
     expect(mutedNow(null, now)).toBe(false);
     expect(mutedNow('2026-11-27T12:00:01Z', now)).toBe(true);
     expect(mutedNow('2026-11-27T12:00:00Z', now)).toBe(false);
-  });
-
-  it('shows times in UTC, with the local time for the hover', () => {
-    expect(formatUtc('2026-11-27T09:05:03.250Z')).toBe('2026-11-27 09:05:03 UTC');
-    expect(formatUtc('not a time')).toBe('not a time');
-    expect(formatLocal('2026-11-27T09:05:03Z')).toMatch(/ local$/);
   });
 
   it('names a history row firing, reminder or resolved', () => {

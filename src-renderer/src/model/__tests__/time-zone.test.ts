@@ -41,6 +41,19 @@ describe('time zone formatting', () => {
     expect(formatClock(WINTER_MS, 'utc')).toBe('14:03:05 UTC');
   });
 
+  it("writes a log line's milliseconds, and chart ticks in the chosen zone", async () => {
+    const { formatAxisTick, formatLocal, formatUtc, zoneLabel } = await inZone('Europe/Berlin');
+    expect(formatUtc(WINTER_MS + 250, { milliseconds: true })).toBe('2026-11-27 14:03:05.250 UTC');
+    expect(formatLocal(WINTER_MS + 7, { milliseconds: true })).toBe('2026-11-27 15:03:05.007 GMT+1');
+    expect(formatAxisTick(WINTER_MS, 'utc', 3_600_000)).toBe('14:03');
+    expect(formatAxisTick(WINTER_MS, 'local', 3_600_000)).toBe('15:03');
+    const lateEvening = Date.UTC(2026, 10, 27, 23, 30);
+    expect(formatAxisTick(lateEvening, 'utc', 7 * 86_400_000)).toBe('Nov 27');
+    expect(formatAxisTick(lateEvening, 'local', 7 * 86_400_000)).toBe('Nov 28');
+    expect(zoneLabel('utc', WINTER_MS)).toBe('UTC');
+    expect(zoneLabel('local', WINTER_MS)).toBe('GMT+1');
+  });
+
   it('keeps a text that is not a time as it is, and reads an unknown saved choice as local', async () => {
     const { formatUtc, parseTimeZoneChoice } = await inZone('Europe/Berlin');
     expect(formatUtc('not a time')).toBe('not a time');
