@@ -2,7 +2,8 @@
  * Finding work (spec 4.4, step 1): a live subscription to the program's wager accounts, a sweep of all
  * `Wager` accounts (filtered on the discriminator) about every 30 s, and wagers posted to POST /v1/wagers.
  * A wager found is tracked: its record starts in the state its status on chain says. The slot and oracle
- * fulfilment subscriptions wake the scheduler; lost subscriptions are made again once the RPC answers.
+ * fulfilment subscriptions wake the scheduler; lost subscriptions are made again once the RPC answers,
+ * and at once on the new endpoint when reads switch to another one (a sweep follows each time).
  */
 import type { Base64EncodedBytes } from '@solana/kit';
 import { WagerStatus, getWagerDiscriminatorBytes, type Wager } from '../protocol/wager';
@@ -177,30 +178,40 @@ export function createDiscovery(ctx: KeeperContext, setup: KeeperSetup, wake: ()
     }
   };
 
+  /**
+   * Without it a dropped WebSocket leaves only the 1 s heartbeat and the sweep to find new wagers.
+   * `atOnce`: the read endpoint switched, so not after the few seconds between two attempts.
+   */
+  const restoreIfLost = (atOnce = false) => {
+    if (!subscriptionsLost || resubscribing || !ctx.running || (!atOnce && now() - lastResubscribe < RESUBSCRIBE_INTERVAL_MS)) return;
+    resubscribing = true;
+    lastResubscribe = now();
+    void subscribe()
+      .then(() => {
+        log?.info('subscriptions restored');
+        // Wagers opened while we were not subscribed.
+        return sweepUntilDone();
+      })
+      .catch((error: Error) => {
+        subscriptionsLost = true;
+        log?.warn({ error: error.message }, 'subscriptions unavailable; polling only until they can be restored');
+      })
+      .finally(() => (resubscribing = false));
+  };
+
+  // Reads moved to another endpoint (issue 27): the subscriptions follow it at once (the old ones ended
+  // with the switch), and a sweep finds what was opened while they moved.
+  const stopFollowingSwitches = ctx.connection.onEndpointSwitch(() => {
+    subscriptionsLost = true;
+    restoreIfLost(true);
+  });
+
   return {
     track,
     sweep,
     sweepUntilDone,
     subscribe,
-    /**
-     * Without it a dropped WebSocket leaves only the 1 s heartbeat and the sweep to find new wagers.
-     */
-    restoreIfLost() {
-      if (!subscriptionsLost || resubscribing || !ctx.running || now() - lastResubscribe < RESUBSCRIBE_INTERVAL_MS) return;
-      resubscribing = true;
-      lastResubscribe = now();
-      void subscribe()
-        .then(() => {
-          log?.info('subscriptions restored');
-          // Wagers opened while we were not subscribed.
-          return sweepUntilDone();
-        })
-        .catch((error: Error) => {
-          subscriptionsLost = true;
-          log?.warn({ error: error.message }, 'subscriptions unavailable; polling only until they can be restored');
-        })
-        .finally(() => (resubscribing = false));
-    },
+    restoreIfLost: () => restoreIfLost(),
     markLost() {
       subscriptionsLost = true;
     },
@@ -212,6 +223,7 @@ export function createDiscovery(ctx: KeeperContext, setup: KeeperSetup, wake: ()
     },
     stop() {
       abort.abort();
+      stopFollowingSwitches();
       clearTimeout(sweepRetry);
     },
   };
