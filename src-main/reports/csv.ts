@@ -1,25 +1,23 @@
 /**
- * The one CSV writer of exports (RFC 4180): fields quoted when they hold a comma, a quote or a line break
- * (quotes doubled), lines ending with CRLF, a header row first. A text starting with = + - @ gets a leading
- * ' so a spreadsheet shows it instead of running it as a formula (numbers are written as they are).
- * Pure: used by the main side (reports) and the console (its downloads) alike.
+ * CSV as RFC 4180 says: fields separated by commas, records by CRLF, a field quoted when it holds a comma,
+ * a quote, a CR or an LF, its quotes doubled. One header record first. Spreadsheets and accounting tools
+ * read it as is. The one CSV writer of the exports (earnings reports, the wallet search's wagers); pure, so
+ * the main side and the console use it alike.
  */
 
+/** A field's value: text as it is, numbers and booleans written plainly, null/undefined as an empty field. */
 export type CsvValue = string | number | bigint | boolean | null | undefined;
 
-/** One field: '' for null/undefined, quoted only when needed. */
+/** @example csvField('a,"b"') // '"a,""b"""' */
 export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** A header row and the rows, as one CSV text (every line, the last too, ends with CRLF). */
-export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
-  const lines = [header.map(csvField).join(',')];
-  for (const row of rows) lines.push(row.map(csvField).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+/** The header and the records, each line ending in CRLF. */
+export function csvDocument(header: readonly string[], records: readonly (readonly CsvValue[])[]): string {
+  return [header, ...records].map((record) => `${record.map(csvField).join(',')}\r\n`).join('');
 }
 
 /** Base units as a plain decimal with exactly `decimals` places (no separators, no unit), for spreadsheets: 1500000 → "1.500000". */

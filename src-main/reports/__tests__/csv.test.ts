@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { baseUnitsDecimal, toCsv } from '../csv';
+import { baseUnitsDecimal, csvDocument } from '../csv';
 
-describe('toCsv', () => {
-  it('quotes what needs quoting (RFC 4180), disarms formulas and ends every line with CRLF', () => {
-    const text = toCsv(
+describe('csvDocument', () => {
+  it('quotes what needs quoting (RFC 4180), writes numbers plainly and empty fields for nothing, and ends every line with CRLF', () => {
+    const text = csvDocument(
       ['wager', 'note', 'amount'],
       [
         ['Ab12', 'plain', 1.5],
         ['Cd34', 'a, "quoted"\nline', null],
-        ['Ef56', '=HYPERLINK("x")', -2],
+        ['Ef56', '-0.000005000', -2n],
       ],
     );
     expect(text).toBe(
-      'wager,note,amount\r\nAb12,plain,1.5\r\nCd34,"a, ""quoted""\nline",\r\nEf56,"\'=HYPERLINK(""x"")",-2\r\n',
+      'wager,note,amount\r\nAb12,plain,1.5\r\nCd34,"a, ""quoted""\nline",\r\nEf56,-0.000005000,-2\r\n',
     );
   });
 

@@ -1,6 +1,6 @@
 /** Support's search in the UI: where a search goes (its hash), how a found wager reads in the list, and its CSV. */
 import type { AddressSearchView, FoundWagerView } from '../../../src-main/operator/operator-interface';
-import { baseUnitsDecimal, toCsv } from '../../../src-main/reports/csv';
+import { baseUnitsDecimal, csvDocument } from '../../../src-main/reports/csv';
 import { formatUsdc } from './format';
 
 /** Wagers listed per page of the wallet search ("Show more" asks for this many more). */
@@ -84,7 +84,7 @@ const isoUtc = (at: number | null): string | null =>
 
 /** A wallet's wagers as CSV: UTC times, USDC with 6 decimals, addresses and signatures in full. */
 export function walletCsv(wagers: readonly FoundWagerView[]): string {
-  return toCsv(
+  return csvDocument(
     WALLET_CSV_HEADER,
     wagers.map((wager) => [
       wager.address,
