@@ -33,7 +33,8 @@ Commands:
   oracle stall|resume|status [--rpc http://127.0.0.1:8899]
       Stalls or resumes the oracle fulfiller of a running localnet (its admin RPC), or reports it;
       prints {"stalled":true|false,"pending":N}.
-  keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee MICROLAMPORTS]
+  keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee auto|MICROLAMPORTS]
+         [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee MICROLAMPORTS] [--max-priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
          [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
          [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
@@ -48,6 +49,10 @@ Commands:
       oracle has fulfilled again for 20 slots.
       --shard I/N: keeper I of a fleet of N cranks first the wagers whose address hashes to I, and another
       member's once it has waited --shard-takeover-slots past its due slot (docs/keeper.md, Fleets).
+      --priority-fee auto: bid the --priority-fee-percentile (75) of the last 20 slots' fees for the accounts each crank
+      writes, times --priority-fee-multiplier, between --min-priority-fee and --max-priority-fee (micro-lamports per CU);
+      the default on devnet, testnet and mainnet-beta (a number: that fixed fee). Never above what a crank pays
+      (docs/keeper.md, Priority fees).
       --alert-webhook [FORMAT=]URL (repeatable; serve too): send alerts there, FORMAT json (the default), slack,
       discord, telegram (.../bot<TOKEN>/sendMessage?chat_id=<ID>) or pagerduty (.../v2/enqueue?routing_key=<KEY>);
       for this run instead of Settings → Alerts' channels (docs/alerts.md, Channels).

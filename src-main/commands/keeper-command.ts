@@ -1,6 +1,6 @@
 /**
  * `wager-keeper keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
- *   [--priority-fee MICROLAMPORTS] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
+ *   [--priority-fee auto|MICROLAMPORTS [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee N] [--max-priority-fee N]] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
  *   [--faucet-mint MINT --faucet-authority FILE]
  *   [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
  *   [--shard I/N [--shard-takeover-slots 20]]`
@@ -20,6 +20,7 @@ import { shardLabel } from '../keeper/shard';
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
 import { alertWebhookFlags, heartbeatFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
+import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
@@ -43,7 +44,7 @@ export const KEEPER_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
   db: { type: 'string' },
   keypair: { type: 'string' },
-  'priority-fee': { type: 'string' },
+  ...PRIORITY_FEE_OPTIONS,
   'metrics-port': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
   'faucet-mint': { type: 'string' },
@@ -65,8 +66,7 @@ export const KEEPER_OPTIONS = {
 export async function keeperCommand(args: string[]): Promise<number> {
   const { values } = parseFlags(args, KEEPER_OPTIONS);
   if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster to crank on)');
-  const priorityFee = values['priority-fee'];
-  if (priorityFee !== undefined && !/^\d+$/.test(priorityFee)) throw new UsageError('--priority-fee must be micro-lamports per compute unit');
+  const priorityFee = priorityFeeFlags(values);
   // Every flag is checked before the key is loaded or anything starts.
   if ((values['faucet-mint'] === undefined) !== (values['faucet-authority'] === undefined))
     throw new UsageError('--faucet-mint and --faucet-authority go together');
@@ -94,7 +94,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       apiHost: values.host,
       corsOrigins: values['cors-origin'],
       metricsPort,
-      ...(priorityFee === undefined ? {} : { priorityFeeMicroLamports: Number(priorityFee) }),
+      ...priorityFee,
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(faucet ? { faucet } : {}),
       ...guardian,

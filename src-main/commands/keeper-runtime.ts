@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createPublicApi, listenPublicApi } from '../api/public-api';
 import { connectToChain, type ChainConnection } from '../chain/rpc-connection';
+import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
 import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
 import { assertIsDeploymentGuardian, createGuardian, GuardianKeyError, type Guardian, type GuardianSettings } from '../keeper/guardian';
@@ -96,6 +97,8 @@ export interface KeeperCoreOptions {
   signer: KeyPairSigner;
   dbPath: string;
   priorityFeeMicroLamports?: bigint;
+  /** `--priority-fee auto` (or the cluster's default on a public one): price cranks from the market under this policy. */
+  priorityFeeAuto?: AutoPriorityFeePolicy;
   maxInFlight?: number;
   /** This keeper's shard of a fleet (`--shard I/N`, else Settings → Fleet). */
   shard?: Shard;
@@ -143,6 +146,7 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
       programAddress: options.programAddress,
       logger,
       priorityFeeMicroLamports: options.priorityFeeMicroLamports,
+      priorityFeeAuto: options.priorityFeeAuto,
       maxInFlight: options.maxInFlight,
       shard: options.shard,
     });

@@ -73,6 +73,7 @@ export const CONSOLE_SETTINGS_SCHEMA = {
     default: CONSOLE_SETTINGS_DEFAULTS.cluster,
   },
   priorityFeeMicroLamports: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 0 },
+  priorityFeeAuto: { type: 'boolean' },
   maxInFlight: { type: 'integer', minimum: 1, maximum: 4096, default: 128 },
   demoEnabled: { type: 'boolean', default: true },
   demoIntervalMs: { type: 'integer', minimum: 500, maximum: 3_600_000, default: DEFAULT_DEMO_INTERVAL_MS },
@@ -189,6 +190,7 @@ export function validateSettingsChanges(changes: SettingsChanges): SettingsChang
       case 'demoEnabled':
       case 'demoOnTestNetworks':
       case 'guardianAutomatic':
+      case 'priorityFeeAuto':
       case 'paused':
         if (typeof value !== 'boolean') throw new Error(`${key} must be true or false`);
         checked[key] = value;

@@ -113,6 +113,7 @@ export function createKeeperControl(
       demo: keeperSide?.demo?.view() ?? unavailableDemo(current.demoIntervalMs, demoUnavailableReason(current)),
       startedAt,
       heartbeat: service.heartbeat?.() ?? null,
+      ...(keeper ? { priorityFee: keeper.priorityFee() } : {}),
     };
   };
   const emitStatus = () => emit({ type: 'status', status: status() });

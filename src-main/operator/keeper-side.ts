@@ -4,6 +4,7 @@
  */
 import { address, createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
 import { startKeeperCore, type KeeperCore } from '../commands/keeper-runtime';
+import { DEFAULT_AUTO_PRIORITY_FEE } from '../chain/priority-fee-estimate';
 import type { Deployment } from '../deployment/deployment';
 import { GuardianKeyError, readConfiguredGuardian } from '../keeper/guardian';
 import { parseShard } from '../keeper/shard';
@@ -33,6 +34,9 @@ export interface KeeperSide {
   stop(): Promise<void>;
 }
 
+/** Where `--priority-fee auto` is the default: the clusters with a fee market. */
+const PUBLIC_CLUSTERS: ReadonlySet<string> = new Set(['mainnet-beta', 'devnet', 'testnet']);
+
 type KeeperSideOptions = Pick<ResolvedOperatorOptions, 'flags' | 'devKeyOnLocalnet' | 'keychainAccount' | 'guardianKeychainAccount' | 'log'>;
 
 export interface KeeperSideHooks {
@@ -59,13 +63,16 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
       : initial
         ? flags.faucet
         : undefined;
+  // The market's priority fee when asked for ("auto"), and by default on a public cluster (a localnet's stays fixed).
+  const autoPriorityFee = settings.priorityFeeAuto ?? (settings.priorityFeeMicroLamports === 0 && PUBLIC_CLUSTERS.has(side.view.name));
   const core = await startKeeperCore({
     rpcUrl: side.rpcUrl,
     wsUrl: side.wsUrl,
     programAddress: address(deployment.programs.wager),
     signer: key.signer,
     dbPath: side.dbPath,
-    priorityFeeMicroLamports: settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
+    priorityFeeMicroLamports: !autoPriorityFee && settings.priorityFeeMicroLamports > 0 ? BigInt(settings.priorityFeeMicroLamports) : undefined,
+    ...(autoPriorityFee ? { priorityFeeAuto: { ...DEFAULT_AUTO_PRIORITY_FEE, ...options.flags.priorityFeePolicy } } : {}),
     maxInFlight: settings.maxInFlight,
     // This run's `--shard` flag wins over Settings → Fleet (flags override settings for a run, also after a cluster switch).
     ...(flags.shard ? { shard: flags.shard } : settings.shard ? { shard: { ...parseShard(settings.shard), takeoverSlots: settings.shardTakeoverSlots } } : {}),

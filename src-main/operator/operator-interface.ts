@@ -134,6 +134,8 @@ export interface StatusView {
   startedAt: number;
   /** The dead man's switch (heartbeat URL masked), or null when none is configured. */
   heartbeat?: HeartbeatView | null;
+  /** The priority fee in use now and why (issue 27): fixed, or the market's (`--priority-fee auto`); absent without a keeper. */
+  priorityFee?: { mode: 'fixed' | 'auto'; microLamports: number; why: string; at: string | null };
 }
 
 export interface RunwayView {
@@ -417,8 +419,10 @@ export interface OracleLatencyView {
 
 export interface ConsoleSettings {
   cluster: ClusterSetting;
-  /** Micro-lamports per compute unit (0: none). */
+  /** Micro-lamports per compute unit (0: none; auto on public clusters unless priorityFeeAuto says otherwise). */
   priorityFeeMicroLamports: number;
+  /** "auto": price each crank from recent fees for the accounts it writes (issue 27); false: the fixed fee above. */
+  priorityFeeAuto?: boolean;
   maxInFlight: number;
   /** The demo app opens a wager every `demoIntervalMs` (the embedded localnet; elsewhere see demoOnTestNetworks). */
   demoEnabled: boolean;

@@ -10,6 +10,7 @@ import type { AlertThresholds } from '../alerts/alert-types';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { maskUrl } from '../alerts/channels/mask-url';
 import type { ClusterSetting, ConsoleSettings, SettingKey } from './operator-interface';
+import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
 
 /** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
 export interface OperatorFlags {
@@ -24,6 +25,10 @@ export interface OperatorFlags {
   corsOrigins?: string[];
   metricsPort?: number;
   priorityFeeMicroLamports?: number;
+  /** `--priority-fee auto` (true) or a number (false); absent: the saved choice. */
+  priorityFeeAuto?: boolean;
+  /** --priority-fee-percentile, --priority-fee-multiplier, --min-priority-fee, --max-priority-fee: how auto bids (never saved). */
+  priorityFeePolicy?: Partial<AutoPriorityFeePolicy>;
   maxInFlight?: number;
   /** --faucet-mint/--faucet-authority, for the cluster given by --rpc. */
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
@@ -79,6 +84,7 @@ export function effectiveSettings(saved: ConsoleSettings, flags: OperatorFlags):
     ...(flags.apiHost !== undefined ? { apiHost: flags.apiHost } : {}),
     ...(flags.corsOrigins !== undefined ? { corsOrigins: flags.corsOrigins } : {}),
     ...(flags.priorityFeeMicroLamports !== undefined ? { priorityFeeMicroLamports: flags.priorityFeeMicroLamports } : {}),
+    ...(flags.priorityFeeAuto !== undefined ? { priorityFeeAuto: flags.priorityFeeAuto } : {}),
     ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
     // --guardian-keypair runs the guardian automatically: that is what the flag is for.
     ...(flags.guardianKeypairFile !== undefined ? { guardianAutomatic: true } : {}),
@@ -96,6 +102,7 @@ export function settingsFixedByFlags(flags: OperatorFlags): SettingKey[] {
     ...(flags.apiHost !== undefined ? (['apiHost'] as const) : []),
     ...(flags.corsOrigins !== undefined ? (['corsOrigins'] as const) : []),
     ...(flags.priorityFeeMicroLamports !== undefined ? (['priorityFeeMicroLamports'] as const) : []),
+    ...(flags.priorityFeeAuto !== undefined ? (['priorityFeeAuto', 'priorityFeeMicroLamports'] as const) : []),
     ...(flags.maxInFlight !== undefined ? (['maxInFlight'] as const) : []),
     ...(flags.guardianKeypairFile !== undefined ? (['guardianAutomatic'] as const) : []),
     ...(flags.guardianPauseAfterSlots !== undefined ? (['guardianPauseAfterSlots'] as const) : []),

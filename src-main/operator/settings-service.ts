@@ -55,6 +55,7 @@ export function createSettingsService(
       if (checked.fleetMembers !== undefined) service.fleetMembersChanged();
       const loopChanged =
         before.priorityFeeMicroLamports !== after.priorityFeeMicroLamports ||
+        before.priorityFeeAuto !== after.priorityFeeAuto ||
         before.maxInFlight !== after.maxInFlight ||
         before.shard !== after.shard ||
         before.shardTakeoverSlots !== after.shardTakeoverSlots;
