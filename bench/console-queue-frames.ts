@@ -117,6 +117,15 @@ const loadGenerator: OperatorApi = {
     throw new Error('not part of this benchmark');
   },
   handToKeeper: async () => null,
+  earningsSweep: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  saveSweepSettings: async () => {
+    throw new Error('not part of this benchmark');
+  },
+  sweepNow: async () => {
+    throw new Error('not part of this benchmark');
+  },
   liquidity: async () => {
     throw new Error('not part of this benchmark');
   },

@@ -64,6 +64,9 @@ Commands:
       thresholds for this run, over Settings → Alerts' (docs/alerts.md, Conditions).
       --log-file FILE (serve too): the logs also go to FILE, rotated at 10 MB, 5 files kept (FILE keeper.log is
       written as keeper.1.log, keeper.2.log, ...), secrets masked; stderr still gets every line.
+      --sweep-to ADDRESS [--sweep-keep SOL] [--sweep-threshold 0.1] [--sweep-every 1d] (serve too): sends the earnings
+      to your wallet automatically, whatever exceeds the reserve (--sweep-keep, else 7 days of fees at the measured
+      spend, at least 0.05 SOL) + the threshold, at most once per interval (30m, 6h, 1d); over Settings → Earnings.
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
         [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
@@ -74,6 +77,7 @@ Commands:
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
       --heartbeat-url, --heartbeat-every: the dead man's switch, as for keeper.
+      --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
   gateway --rpc URL [--ws URL] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
@@ -86,6 +90,12 @@ Commands:
       export writes a Solana CLI keypair file (a JSON array of 64 bytes), mode 0600, and never over an existing
       file; import takes such a file or a file holding a base58 secret, or - to read either from stdin, and
       refuses to replace a different stored key without --replace. --rpc reads the cluster from its genesis hash.
+  sweep --rpc URL [--keypair FILE] --to ADDRESS [--keep SOL] [--dry-run] [--db FILE] [--yes]
+      Sends the keeper's earnings to your wallet: everything above the reserve (--keep SOL, else 7 days of fees at
+      the spend measured in --db's earnings, at least 0.05 SOL), the fee taken from what is sent, so the keeper keeps
+      exactly the reserve; booked in --db (default: the keeper's keeper.db). The key: --keypair, else the keychain's.
+      Prints {"to","sentLamports","feeLamports","keptLamports","signature"} (--dry-run: sends nothing, no signature).
+      On mainnet-beta a person confirms: --yes, or the question it asks on a terminal.
   inspect ADDRESS [--rpc http://127.0.0.1:8899] [--deployment FILE]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
@@ -137,6 +147,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   keeper: async (args) => (await import('./commands/keeper-command')).keeperCommand(args),
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
   gateway: async (args) => (await import('./commands/gateway-command')).gatewayCommand(args),
+  sweep: async (args) => (await import('./commands/sweep-command')).sweepCommand(args),
   key: async (args) => (await import('./commands/key-command')).keyCommand(args),
   'verify-randomness': async (args) => (await import('./commands/verify-randomness-command')).verifyRandomnessCommand(args),
   'oracle-demo': oracleDemoCommand,

@@ -20,6 +20,7 @@ import { shardLabel } from '../keeper/shard';
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
 import { alertWebhookFlags, heartbeatFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
 import { runConsoleHost } from './console-host';
+import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 
@@ -59,6 +60,7 @@ export const KEEPER_OPTIONS = {
   'heartbeat-every': { type: 'string' },
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
+  ...SWEEP_FLAG_OPTIONS,
   'no-console': { type: 'boolean' },
   'log-file': { type: 'string' },
 } as const;
@@ -78,6 +80,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const alertWebhooks = alertWebhookFlags(values);
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
+  const sweep = sweepFlags(values);
   const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
@@ -102,6 +105,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...(alertWebhooks ? { alertWebhooks } : {}),
       ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
+      ...(sweep ? { sweep } : {}),
     },
     readyLine: (described) => ({
       api: described.apiUrl,

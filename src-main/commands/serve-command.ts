@@ -18,6 +18,7 @@ import { serveGateway } from '../gateway/gateway-server';
 import { fundLocalGateway } from '../gateway/local-gateway-funding';
 import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
 import { runConsoleHost } from './console-host';
+import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
@@ -39,6 +40,7 @@ export const SERVE_OPTIONS = {
   'heartbeat-every': { type: 'string' },
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
+  ...SWEEP_FLAG_OPTIONS,
   'no-console': { type: 'boolean' },
   'log-file': { type: 'string' },
 } as const;
@@ -62,6 +64,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const alertWebhooks = alertWebhookFlags(values);
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
+  const sweep = sweepFlags(values);
   return runConsoleHost({
     console: !values['no-console'],
     ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
@@ -81,6 +84,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...(alertWebhooks ? { alertWebhooks } : {}),
       ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
+      ...(sweep ? { sweep } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
     companion: async (described) => {

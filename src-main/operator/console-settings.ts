@@ -24,6 +24,9 @@ export const CONSOLE_SETTINGS_VERSION = '1.1.0';
 
 export const DEFAULT_DEMO_INTERVAL_MS = 5_000;
 
+/** Settings → Earnings before a person sets it: no destination, the measured reserve, automatic off (0.1 SOL threshold, once a day). */
+export const DEFAULT_SWEEP_SETTINGS: ConsoleSettings['sweep'] = { destination: '', keepLamports: null, automatic: false, thresholdLamports: '100000000', everySeconds: 86_400 };
+
 /** At most this many fallback read endpoints, and as many send endpoints (each is probed and sent to). */
 export const MAX_EXTRA_ENDPOINTS = 8;
 
@@ -50,6 +53,7 @@ export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   heartbeatConfigured: false,
   heartbeatLabel: '',
   heartbeatEverySeconds: DEFAULT_HEARTBEAT_EVERY_SECONDS,
+  sweep: DEFAULT_SWEEP_SETTINGS,
 };
 
 /** JSON schema (conf validates every write against it with ajv). */
@@ -108,6 +112,18 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   heartbeatConfigured: { type: 'boolean', default: false },
   heartbeatLabel: { type: 'string', default: '' },
   heartbeatEverySeconds: { type: 'integer', minimum: 1, maximum: 86_400, default: DEFAULT_HEARTBEAT_EVERY_SECONDS },
+  // Checked field by field by sweep-service.ts (saveSweepSettings); lamports as decimal strings.
+  sweep: {
+    type: 'object',
+    properties: {
+      destination: { type: 'string' },
+      keepLamports: { anyOf: [{ type: 'string', pattern: '^\\d+$' }, { type: 'null' }] },
+      automatic: { type: 'boolean' },
+      thresholdLamports: { type: 'string', pattern: '^\\d+$' },
+      everySeconds: { type: 'integer', minimum: 1 },
+    },
+    default: DEFAULT_SWEEP_SETTINGS,
+  },
 } as const;
 
 /** Migrations by version (1.0.0 is the first schema). Append; never edit one that shipped. */
@@ -217,6 +233,8 @@ export function validateSettingsChanges(changes: SettingsChanges): SettingsChang
       case 'alertThresholds':
       case 'alertDesktopNotifications':
         throw new Error(`${key} is saved through saveAlertSettings (Settings → Alerts)`);
+      case 'sweep':
+        throw new Error('sweep is saved through saveSweepSettings (Settings → Earnings)');
       case 'deploymentFiles':
         // Written by loadDeployment (which checks each file against its cluster), not typed in a form.
         if (!Array.isArray(value) || value.some((entry: { genesisHash?: unknown; path?: unknown }) => typeof entry?.genesisHash !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(entry.genesisHash) || typeof entry.path !== 'string' || entry.path === ''))

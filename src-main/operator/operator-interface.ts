@@ -463,6 +463,8 @@ export interface ConsoleSettings {
   /** The heartbeat URL masked (e.g. "https://hc-ping.com/***"), '' when none. */
   heartbeatLabel: string;
   heartbeatEverySeconds: number;
+  /** Settings → Earnings: where earnings go and what the keeper keeps (saved through saveSweepSettings; --sweep-* flags win). */
+  sweep: SweepSettings;
 }
 
 export interface KeyView {
@@ -610,6 +612,65 @@ export interface AlertSettingsView {
   channels: AlertChannelStatus[];
 }
 
+/** Settings → Earnings (issue 28): the wallet earnings go to and what the keeper keeps. Lamports as decimal strings. */
+export interface SweepSettings {
+  /** The destination wallet ('' none). */
+  destination: string;
+  /** The reserve a person set (null: 7 days of fees at the measured spend, never below 0.05 SOL). */
+  keepLamports: string | null;
+  /** The automatic mode: sends whatever exceeds reserve + threshold, at most once per `everySeconds`. */
+  automatic: boolean;
+  thresholdLamports: string;
+  everySeconds: number;
+}
+
+/** One sweep booked (Settings → Earnings and the Overview's "Sent to wallet"). */
+export interface SweepRecordView {
+  id: number;
+  /** Unix ms. */
+  atMs: number;
+  destination: string;
+  sentLamports: string;
+  feeLamports: number;
+  /** The keeper's balance after it. */
+  keptLamports: string;
+  signature: string;
+  trigger: 'manual' | 'automatic' | 'command';
+}
+
+/** What "Send now" would do: the fee comes out of what is sent, the keeper keeps `keptLamports`. */
+export interface SweepPlanView {
+  destination: string;
+  balanceLamports: string;
+  sendLamports: string;
+  feeLamports: number;
+  keptLamports: string;
+  /** Days of fees the kept balance pays at the measured spend (null: no spend measured yet). */
+  runwayDays: number | null;
+}
+
+export interface SweepView {
+  keeper: string | null;
+  cluster: ClusterName | null;
+  /** The settings in force (flags on top of Settings). */
+  settings: SweepSettings;
+  /** Settings a --sweep-* flag fixed for this run (shown read-only). */
+  fixedByFlags: (keyof SweepSettings)[];
+  /** The reserve in force and how it was chosen (null: no keeper running). */
+  reserve: { lamports: string; source: 'setting' | 'measured' | 'floor'; dailySpendLamports: string; why: string } | null;
+  balanceLamports: string | null;
+  /** What "Send now" would send now, or null and `cannotSend` says why. */
+  sendNow: SweepPlanView | null;
+  cannotSend: string | null;
+  /** On mainnet-beta a person confirms each manual sweep (the console always asks first). */
+  confirmationRequired: boolean;
+  /** The automatic mode's last check: 'off', waiting (why), sent, or failed (the error). */
+  automaticState: string;
+  /** Newest first, the last 20. */
+  recent: SweepRecordView[];
+  sentLast7DaysLamports: string;
+}
+
 /** Everything the UI may ask (queries) and tell (commands). Every method answers or throws an Error whose message says what happened and what to do. */
 export interface OperatorApi {
   status(): Promise<StatusView>;
@@ -697,6 +758,12 @@ export interface OperatorApi {
   logs(args: LogQuery | undefined): Promise<{ lines: LogLine[] }>;
   /** Writes a diagnostics archive (.tar.gz, secrets removed) to the data folder and answers where. */
   saveDiagnostics(): Promise<DiagnosticsSavedView>;
+  /** Settings → Earnings: the settings, the reserve and why, what "Send now" would send, recent sweeps. */
+  earningsSweep(): Promise<SweepView>;
+  /** Saves Settings → Earnings (fields set by --sweep-* flags are refused); answers the new view. */
+  saveSweepSettings(args: Partial<SweepSettings>): Promise<SweepView>;
+  /** Sends everything above the reserve to the destination (or `destination`) now, after a person confirmed; `amountLamports`: exactly that, refused when it would cut into the reserve. */
+  sweepNow(args: { confirm: true; destination?: string; amountLamports?: string }): Promise<SweepRecordView>;
 }
 
 /** Where "Save diagnostics…" wrote its archive. */
@@ -751,6 +818,9 @@ export const OPERATOR_METHODS = [
   'sendTestAlert',
   'logs',
   'saveDiagnostics',
+  'earningsSweep',
+  'saveSweepSettings',
+  'sweepNow',
 ] as const satisfies readonly OperatorMethod[];
 
 /** Every OperatorApi method is in the list (a compile-time check). */

@@ -48,6 +48,8 @@ export interface OperatorFlags {
   /** --heartbeat-url URL [--heartbeat-every SECONDS]: the dead man's switch for this run, over Settings'. */
   heartbeatUrl?: string;
   heartbeatEverySeconds?: number;
+  /** --sweep-to ADDRESS (automatic on) --sweep-keep SOL --sweep-threshold SOL --sweep-every DURATION: Settings → Earnings for this run. */
+  sweep?: Partial<ConsoleSettings['sweep']>;
 }
 
 export interface OperatorServiceOptions {
@@ -92,6 +94,7 @@ export function effectiveSettings(saved: ConsoleSettings, flags: OperatorFlags):
     ...(flags.guardianResumeAfterSlots !== undefined ? { guardianResumeAfterSlots: flags.guardianResumeAfterSlots } : {}),
     ...(flags.heartbeatUrl !== undefined ? { heartbeatConfigured: true, heartbeatLabel: maskUrl(flags.heartbeatUrl) } : {}),
     ...(flags.heartbeatEverySeconds !== undefined ? { heartbeatEverySeconds: flags.heartbeatEverySeconds } : {}),
+    ...(flags.sweep !== undefined ? { sweep: { ...saved.sweep, ...flags.sweep } } : {}),
   };
 }
 

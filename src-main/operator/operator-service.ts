@@ -42,6 +42,7 @@ import type { KeySource, OperatorApi, OperatorEvent } from './operator-interface
 import type { OperatorServiceOptions, ResolvedOperatorOptions } from './operator-options';
 import { createQueueRows } from './queue-rows';
 import { createSettingsService } from './settings-service';
+import { createSweepService } from './sweep-service';
 
 export type { OperatorFlags, OperatorServiceOptions } from './operator-options';
 export { RECENTLY_FINISHED_MS } from './keeper-activity';
@@ -133,6 +134,8 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     dataDir: options.dataDir,
     metricsText: () => diagnosticsMetricsText(hostListeners.metricsUrl, api),
   });
+  // Settings → Earnings: "Send now" and the automatic mode beside the keeper (issue 28).
+  const sweep = createSweepService(control, options, emit);
   const api: OperatorApi = {
     ...control.api,
     ...createKeeperActivity(control, rows),
@@ -146,6 +149,7 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
     ...createLocalOracleService(control, options),
     ...alerts.api,
     ...diagnostics.api,
+    ...sweep.api,
   };
   // GET /v1/ready and the dead man's switch: the alert engine's readiness over the live health.
   const readiness = () => alerts.readiness();
@@ -196,10 +200,12 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
       control.startProbe();
       alerts.start();
       heartbeat.start();
+      sweep.start();
       fleet.membersChanged(); // the fleet watch runs from the start: the keeper learns its peers' keys
     },
     async stop() {
       heartbeat.stop();
+      sweep.stop();
       alerts.stop();
       fleet.stop();
       await control.stop();

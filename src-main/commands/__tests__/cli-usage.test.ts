@@ -14,6 +14,7 @@ import { ORACLE_OPTIONS } from '../oracle-command';
 import { SERVE_OPTIONS } from '../serve-command';
 import { GATEWAY_OPTIONS } from '../gateway-command';
 import { DEPLOY_OPTIONS } from '../deploy-command';
+import { SWEEP_OPTIONS } from '../sweep-command';
 import { KEY_OPTIONS } from '../key-command';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
@@ -49,6 +50,7 @@ describe('wager-keeper help', () => {
     ['gateway', GATEWAY_OPTIONS],
     ['deploy', DEPLOY_OPTIONS],
     ['key', KEY_OPTIONS],
+    ['sweep', SWEEP_OPTIONS],
   ] as const)('lists every flag of %s', (command, options) => {
     expect(help.code).toBe(0);
     const block = usageBlock(help.stdout, command);
@@ -73,6 +75,10 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['localnet', '--ws-port', 'x'], /--ws-port must be a port number/],
     [['localnet', '--slot-ms', '5'], /--slot-ms must be an integer >= 10/],
     [['keeper'], /missing --rpc URL/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--sweep-to', 'nope'], /--sweep-to must be your wallet's address/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--sweep-threshold', '1'], /--sweep-threshold and --sweep-every go with --sweep-to/],
+    [['serve', '--sweep-to', '7EqQdEULxWcraVx3mXKFjc84LhCkMGZCkRuDpvcMwJeK', '--sweep-every', '5s'], /--sweep-every must be a duration from 1 minute/],
+    [['sweep', '--rpc', 'http://127.0.0.1:1'], /missing --to ADDRESS/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--port', '99999'], /--port must be a port number/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--metrics-port', '-'], /--metrics-port must be a port number/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--faucet-mint', '11111111111111111111111111111111'], /--faucet-mint and --faucet-authority go together/],

@@ -1,0 +1,329 @@
+/**
+ * Settings → Earnings in the console's core (issue 28): the sweep settings in force (--sweep-* flags over
+ * the saved ones), the view (reserve and why, what "Send now" would send, recent sweeps), "Send now", and
+ * the automatic mode running beside the keeper. The arithmetic and the transfer live in src-main/sweep/.
+ */
+import { createSignatureConfirmer, type SignatureConfirmer } from '../chain/signature-confirmer';
+import { createSweepLedger, type BookedSweep, type SweepLedger } from '../store/sweep-ledger';
+import { createAutomaticSweep, type AutomaticCheck } from '../sweep/automatic-sweep';
+import {
+  checkConfirmation,
+  checkDestination,
+  checkReserve,
+  measuredSpend,
+  reserveFor,
+  solText,
+  SweepRefusal,
+  type Reserve,
+  type SweepPlan,
+} from '../sweep/sweep-plan';
+import { createSweeper, type Sweeper } from '../sweep/sweeper';
+import { DEFAULT_SWEEP_SETTINGS } from './console-settings';
+import type { KeeperControl } from './keeper-control';
+import type {
+  OperatorApi,
+  OperatorEvent,
+  SweepPlanView,
+  SweepRecordView,
+  SweepSettings,
+} from './operator-interface';
+import type { ResolvedOperatorOptions } from './operator-options';
+
+export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' | 'sweepNow'>;
+
+/** How often the automatic mode reads the balance (one getBalance) while it is on. */
+export const AUTOMATIC_CHECK_MS = 5_000;
+const DAY_MS = 86_400_000;
+/** The automatic interval: at least a minute, at most 30 days. */
+export const SWEEP_EVERY_SECONDS = { min: 60, max: 30 * 86_400 } as const;
+
+const FLAG_OF: Record<keyof SweepSettings, string> = {
+  destination: '--sweep-to',
+  automatic: '--sweep-to',
+  keepLamports: '--sweep-keep',
+  thresholdLamports: '--sweep-threshold',
+  everySeconds: '--sweep-every',
+};
+
+const recordView = (sweep: BookedSweep): SweepRecordView => ({
+  id: sweep.id,
+  atMs: sweep.atMs,
+  destination: sweep.destination,
+  sentLamports: sweep.sentLamports.toString(),
+  feeLamports: Number(sweep.feeLamports),
+  keptLamports: sweep.keptLamports.toString(),
+  signature: sweep.signature,
+  trigger: sweep.trigger,
+});
+
+/**
+ * Checks a change to Settings → Earnings; answers it as it will be saved.
+ * @example validateSweepSettings({ thresholdLamports: '-1' }, KEEPER) // throws: the threshold must be ...
+ */
+export function validateSweepSettings(
+  changes: Partial<SweepSettings>,
+  keeper: string | null,
+): Partial<SweepSettings> {
+  const checked: Partial<SweepSettings> = {};
+  const lamports = (value: unknown, what: string) => {
+    if (typeof value !== 'string' || !/^\d+$/.test(value))
+      throw new Error(
+        `${what} must be a whole number of lamports (a decimal string), got ${JSON.stringify(value)}`,
+      );
+    return value;
+  };
+  for (const [key, value] of Object.entries(changes ?? {}) as [keyof SweepSettings, unknown][]) {
+    switch (key) {
+      case 'destination':
+        if (typeof value !== 'string')
+          throw new Error('destination must be a wallet address, or empty for none');
+        checked.destination = value.trim() === '' ? '' : checkDestination(value, keeper ?? '');
+        break;
+      case 'keepLamports':
+        checked.keepLamports =
+          value === null ? null : checkReserve(BigInt(lamports(value, 'the reserve'))).toString();
+        break;
+      case 'thresholdLamports':
+        checked.thresholdLamports = lamports(value, 'the threshold');
+        break;
+      case 'everySeconds':
+        if (
+          typeof value !== 'number' ||
+          !Number.isInteger(value) ||
+          value < SWEEP_EVERY_SECONDS.min ||
+          value > SWEEP_EVERY_SECONDS.max
+        )
+          throw new Error(
+            `the interval must be from 1 minute to 30 days (seconds ${SWEEP_EVERY_SECONDS.min} to ${SWEEP_EVERY_SECONDS.max}), got ${JSON.stringify(value)}`,
+          );
+        checked.everySeconds = value;
+        break;
+      case 'automatic':
+        if (typeof value !== 'boolean') throw new Error('automatic must be true or false');
+        checked.automatic = value;
+        break;
+      default:
+        throw new Error(`unknown Settings → Earnings field '${String(key)}'`);
+    }
+  }
+  return checked;
+}
+
+/** One sweeper per running keeper (its key, RPC and SQLite file). */
+interface KeeperSweep {
+  side: object;
+  sweeper: Sweeper;
+  ledger: SweepLedger;
+  confirmer: SignatureConfirmer;
+}
+
+export function createSweepService(
+  control: KeeperControl,
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'settings' | 'log'>,
+  emit: (event: OperatorEvent) => void,
+): { api: SweepApi; start(): void; stop(): void } {
+  const { flags, log } = options;
+  const fixedByFlags = () => (Object.keys(flags.sweep ?? {}) as (keyof SweepSettings)[]).sort();
+  const settings = (): SweepSettings => ({
+    ...DEFAULT_SWEEP_SETTINGS,
+    ...options.settings.store.sweep,
+    ...flags.sweep,
+  });
+  let current: KeeperSweep | undefined;
+
+  /** The sweeper of the keeper running now (rebuilt after a restart or a cluster switch). */
+  const keeperSweep = (): KeeperSweep => {
+    const side = control.keeperSide;
+    if (!side) throw control.notRunning('send earnings');
+    if (current?.side === side) return current;
+    current?.confirmer.stop();
+    const rpc = side.core.connection.rpc;
+    const confirmer = createSignatureConfirmer(rpc);
+    const ledger = createSweepLedger(side.core.db);
+    const priority = control.settings().priorityFeeMicroLamports;
+    const sweeper = createSweeper({
+      rpc,
+      signer: side.signer,
+      confirmer,
+      ledger,
+      priorityFeeMicroLamports: BigInt(priority),
+    });
+    current = { side, sweeper, ledger, confirmer };
+    return current;
+  };
+
+  const reserve = (): Reserve => {
+    const side = control.keeperSide;
+    if (!side) throw control.notRunning('send earnings');
+    const keep = settings().keepLamports;
+    return reserveFor(
+      keep === null ? null : BigInt(keep),
+      measuredSpend(side.core.keeper.earnings, Date.now()),
+      flags.sweep?.keepLamports !== undefined ? '--sweep-keep' : 'Settings → Earnings',
+    );
+  };
+
+  const planView = (plan: SweepPlan, dailySpend: bigint): SweepPlanView => ({
+    destination: plan.destination,
+    balanceLamports: plan.balanceLamports.toString(),
+    sendLamports: plan.sendLamports.toString(),
+    feeLamports: Number(plan.feeLamports),
+    keptLamports: plan.keptLamports.toString(),
+    runwayDays: dailySpend > 0n ? Number(plan.keptLamports) / Number(dailySpend) : null,
+  });
+
+  const automatic = createAutomaticSweep({
+    sweeper: {
+      balance: () => keeperSweep().sweeper.balance(),
+      plan: (request) => keeperSweep().sweeper.plan(request),
+      send: (plan, trigger) => keeperSweep().sweeper.send(plan, trigger),
+    },
+    ledger: { lastAtMs: (trigger) => keeperSweep().ledger.lastAtMs(trigger) },
+    config: () => {
+      const now = settings();
+      const running = control.keeperSide !== undefined;
+      return {
+        enabled: now.automatic && running,
+        destination: now.destination || null,
+        reserveLamports: running ? reserve().lamports : 0n,
+        thresholdLamports: BigInt(now.thresholdLamports),
+        everyMs: now.everySeconds * 1_000,
+      };
+    },
+    onSent: (sweep) => {
+      log.info(
+        { to: sweep.destination, sentLamports: sweep.sentLamports.toString(), signature: sweep.signature },
+        'automatic sweep: earnings sent to the wallet',
+      );
+      emit({ type: 'earnings' });
+    },
+    onError: (error) => log.warn({ error }, 'automatic sweep failed; the next check tries again'),
+  });
+  /** A check now (turned on, or its rule changed), not only at the next tick; its outcome is kept by `last`. */
+  const checkNow = () => void automatic.check();
+  const automaticState = (): string => {
+    const check: AutomaticCheck | null = automatic.last();
+    if (!settings().automatic) return 'off';
+    if (!check || check.outcome === 'off') return 'on: the first check comes within a few seconds';
+    if (check.outcome === 'waiting') return `on: ${check.reason}`;
+    if (check.outcome === 'sent')
+      return `on: sent ${solText(check.sweep.sentLamports)} at ${new Date(check.sweep.atMs).toISOString()}`;
+    return `on, but the last try failed: ${check.error}`;
+  };
+
+  const api: SweepApi = {
+    async earningsSweep() {
+      const now = settings();
+      const side = control.keeperSide;
+      const base = {
+        keeper: side?.signer.address ?? null,
+        cluster: control.chain?.view.name ?? null,
+        settings: now,
+        fixedByFlags: fixedByFlags(),
+        confirmationRequired: control.chain?.view.name === 'mainnet-beta',
+        automaticState: automaticState(),
+      };
+      if (!side) {
+        return {
+          ...base,
+          reserve: null,
+          balanceLamports: null,
+          sendNow: null,
+          cannotSend: control.notRunning('send earnings').message,
+          recent: [],
+          sentLast7DaysLamports: '0',
+        };
+      }
+      const { sweeper, ledger } = keeperSweep();
+      const kept = reserve();
+      let sendNow: SweepPlanView | null = null;
+      let cannotSend: string | null = null;
+      let balance: bigint | null = null;
+      try {
+        balance = await sweeper.balance();
+        sendNow = planView(
+          await sweeper.plan({ destination: now.destination || null, reserveLamports: kept.lamports }),
+          kept.dailySpendLamports,
+        );
+      } catch (error) {
+        cannotSend =
+          error instanceof SweepRefusal
+            ? error.message
+            : `cannot read the keeper's balance: ${(error as Error).message}. Check the RPC in Settings → Cluster`;
+      }
+      return {
+        ...base,
+        reserve: {
+          lamports: kept.lamports.toString(),
+          source: kept.source,
+          dailySpendLamports: kept.dailySpendLamports.toString(),
+          why: kept.why,
+        },
+        balanceLamports: balance?.toString() ?? null,
+        sendNow,
+        cannotSend,
+        recent: ledger.recent(20).map(recordView),
+        sentLast7DaysLamports: ledger.sumSince(Date.now() - 7 * DAY_MS).sentLamports.toString(),
+      };
+    },
+    async saveSweepSettings(changes) {
+      const checked = validateSweepSettings(changes, control.keeperSide?.signer.address ?? null);
+      for (const key of fixedByFlags())
+        if (key in checked)
+          throw new Error(
+            `${key} is set by ${FLAG_OF[key]} for this run; restart without the flag to change it here`,
+          );
+      const next = { ...DEFAULT_SWEEP_SETTINGS, ...options.settings.store.sweep, ...checked };
+      if (next.automatic && next.destination === '' && !flags.sweep?.destination)
+        throw new Error('the automatic mode needs a destination wallet: enter your wallet address first');
+      options.settings.set({ sweep: next });
+      if (checked.automatic || checked.thresholdLamports !== undefined || checked.everySeconds !== undefined)
+        checkNow();
+      return api.earningsSweep();
+    },
+    async sweepNow(args) {
+      const cluster = control.chain?.view.name ?? 'custom';
+      // The console always asks first; on mainnet-beta a call without the person's confirmation is refused.
+      checkConfirmation(cluster, 'manual', args?.confirm === true);
+      if (args?.confirm !== true)
+        throw new Error(
+          'sweepNow sends SOL: call it with { confirm: true } once a person has confirmed the plan',
+        );
+      const { sweeper } = keeperSweep();
+      const amount =
+        args.amountLamports === undefined
+          ? undefined
+          : /^\d+$/.test(args.amountLamports)
+            ? BigInt(args.amountLamports)
+            : NaN;
+      if (Number.isNaN(amount))
+        throw new Error(
+          `amountLamports must be a whole number of lamports, got ${JSON.stringify(args.amountLamports)}`,
+        );
+      const plan = await sweeper.plan({
+        destination: args.destination ?? (settings().destination || null),
+        reserveLamports: reserve().lamports,
+        ...(typeof amount === 'bigint' ? { amountLamports: amount } : {}),
+      });
+      const booked = await sweeper.send(plan, 'manual');
+      log.info(
+        { to: booked.destination, sentLamports: booked.sentLamports.toString(), signature: booked.signature },
+        'earnings sent to the wallet (Send now)',
+      );
+      emit({ type: 'earnings' });
+      return recordView(booked);
+    },
+  };
+  return {
+    api,
+    start: () => {
+      automatic.start(AUTOMATIC_CHECK_MS);
+      setImmediate(checkNow);
+    },
+    stop: () => {
+      automatic.stop();
+      current?.confirmer.stop();
+      current = undefined;
+    },
+  };
+}
