@@ -55,7 +55,8 @@ export interface OptionsForm {
 export type OptionsField = keyof OptionsForm;
 
 export const optionsFormOf = (settings: ConsoleSettings): OptionsForm => ({
-  priorityFeeMicroLamports: String(settings.priorityFeeMicroLamports),
+  // "auto": the keeper follows the market (issue 27); else the fixed fee.
+  priorityFeeMicroLamports: settings.priorityFeeAuto ? 'auto' : String(settings.priorityFeeMicroLamports),
   maxInFlight: String(settings.maxInFlight),
   demoIntervalSeconds: String(settings.demoIntervalMs / 1000),
   apiPort: String(settings.apiPort),
@@ -103,8 +104,19 @@ export function parseOptionsForm(
   const use = (field: OptionsField) => !skip.includes(field);
 
   if (use('priorityFeeMicroLamports')) {
-    const value = integer('priorityFeeMicroLamports', 0, 100_000_000, 'micro-lamports per compute unit (0: no priority fee)');
-    if (value !== undefined && value !== saved.priorityFeeMicroLamports) changes.priorityFeeMicroLamports = value;
+    const text = form.priorityFeeMicroLamports.trim();
+    if (text.toLowerCase() === 'auto') {
+      if (saved.priorityFeeAuto !== true) changes.priorityFeeAuto = true;
+    } else if (text !== '' && !/^\d+$/.test(text)) {
+      errors.priorityFeeMicroLamports = `"${text}" is neither auto nor a whole number: enter auto (follow the market) or micro-lamports per compute unit (0: no priority fee)`;
+    } else {
+      const value = integer('priorityFeeMicroLamports', 0, 100_000_000, 'auto, or micro-lamports per compute unit (0: no priority fee)');
+      // A number fixes the fee (auto off) when it differs from what is saved, or when auto was on.
+      if (value !== undefined && (value !== saved.priorityFeeMicroLamports || saved.priorityFeeAuto === true)) {
+        changes.priorityFeeMicroLamports = value;
+        changes.priorityFeeAuto = false;
+      }
+    }
   }
   if (use('maxInFlight')) {
     const value = integer('maxInFlight', 1, 4_096, 'how many cranks may be in flight at once');

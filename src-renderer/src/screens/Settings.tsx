@@ -414,7 +414,7 @@ function OptionsSection({ view }: { view: SettingsView }) {
       label={label}
       value={form[field]}
       readOnly={fixed(field)}
-      numeric={field !== 'apiHost' && field !== 'corsOrigins'}
+      numeric={field !== 'apiHost' && field !== 'corsOrigins' && field !== 'priorityFeeMicroLamports'}
       rows={rows}
       unit={unit}
       error={errors[field]}
@@ -429,7 +429,12 @@ function OptionsSection({ view }: { view: SettingsView }) {
       <form onSubmit={submit} noValidate>
         <h3>Crank loop (saving restarts the keeper)</h3>
         <div className="form-grid">
-          {input('priorityFeeMicroLamports', 'Priority fee', 'micro-lamports per CU', '0: no priority fee')}
+          {input(
+            'priorityFeeMicroLamports',
+            'Priority fee',
+            'micro-lamports per CU',
+            'auto: follow the market (the default on devnet and mainnet); a number: that fixed fee, 0: none',
+          )}
           {input('maxInFlight', 'Max in flight', 'cranks', 'sent at once, at most')}
           {demoAvailable ? (
             input('demoIntervalSeconds', 'Demo rate', 's between demo wagers', 'while the demo app runs')

@@ -68,12 +68,23 @@ describe('options form', () => {
     const { changes, errors } = parseOptionsForm(form, saved);
     expect(changes).toEqual({});
     expect(errors).toEqual({
-      priorityFeeMicroLamports: '"abc" is not a whole number: enter micro-lamports per compute unit (0: no priority fee)',
+      priorityFeeMicroLamports: '"abc" is neither auto nor a whole number: enter auto (follow the market) or micro-lamports per compute unit (0: no priority fee)',
       maxInFlight: 'Must be from 1 to 4,096',
       demoIntervalSeconds: 'Must be from 0.5 to 3,600 s',
       apiPort: 'Must be from 0 to 65,535',
       apiHost: 'Enter an address of this machine, like 127.0.0.1',
       corsOrigins: '"https://ok.example/path" is not an origin: write the scheme and host only, like https://app.example.com',
+    });
+  });
+
+  it('takes auto for the priority fee, and a number turns auto off (issue 27)', () => {
+    expect(parseOptionsForm({ ...optionsFormOf(saved), priorityFeeMicroLamports: ' Auto ' }, saved).changes).toEqual({ priorityFeeAuto: true });
+    const auto = { ...saved, priorityFeeAuto: true };
+    expect(optionsFormOf(auto).priorityFeeMicroLamports).toBe('auto');
+    expect(parseOptionsForm(optionsFormOf(auto), auto).changes).toEqual({});
+    expect(parseOptionsForm({ ...optionsFormOf(auto), priorityFeeMicroLamports: String(saved.priorityFeeMicroLamports) }, auto).changes).toEqual({
+      priorityFeeMicroLamports: saved.priorityFeeMicroLamports,
+      priorityFeeAuto: false,
     });
   });
 
