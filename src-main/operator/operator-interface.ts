@@ -472,12 +472,6 @@ export interface KeyView {
   inUse: { address: string; source: KeySource } | null;
   /** The keeper key stored in the OS keychain for the current cluster's class, if any; `error` says why the keychain cannot be read. */
   keychain: { address: string | null; error: string | null };
-}
-
-export interface SettingsView {
-  settings: ConsoleSettings;
-  key: KeyView;
-  /** Settings a command-line flag fixed for this run (shown read-only, e.g. `apiPort` from --port). */
   /** The current cluster's key class: the one generate, import and export act on unless told another cluster. */
   current: KeyClass;
   /** Both keychain keys, one per key class (mainnet-beta never uses the local/test one). */
@@ -504,11 +498,17 @@ export interface KeyExportView {
   path: string;
   address: string;
   keyClass: KeyClass;
-  fixedByFlags: SettingKey[];
 }
+
 /** The cluster a key action is about (its key class); absent: the console's current cluster. */
 export type KeyCluster = 'localnet' | 'devnet' | 'testnet' | 'mainnet-beta';
 
+export interface SettingsView {
+  settings: ConsoleSettings;
+  key: KeyView;
+  /** Settings a command-line flag fixed for this run (shown read-only, e.g. `apiPort` from --port). */
+  fixedByFlags: SettingKey[];
+}
 
 /** What saveSettings takes: the settings, with the heartbeat URL write-only (a secret; '' removes it) instead of what follows from it. */
 export type SettingsChanges = Partial<Omit<ConsoleSettings, 'heartbeatConfigured' | 'heartbeatLabel'>> & { heartbeatUrl?: string };
@@ -792,6 +792,7 @@ export const OPERATOR_METHODS = [
   'testConnection',
   'generateKey',
   'importKey',
+  'exportKey',
   'inspect',
   'searchAddress',
   'handToKeeper',
@@ -852,6 +853,8 @@ export type OperatorEvent =
 export const IPC_CHANNEL_PREFIX = 'operator:';
 export const IPC_EVENT_CHANNEL = 'operator-event';
 export const IPC_SAVE_DIAGNOSTICS = 'desktop:saveDiagnostics';
+/** Desktop only: "Export key…" asks where with the system's save dialog (the main process writes; the secret never crosses). */
+export const IPC_EXPORT_KEY = 'desktop:exportKey';
 export const ipcChannel = (method: OperatorMethod): string => `${IPC_CHANNEL_PREFIX}${method}`;
 
 /** What a call answers over either transport: the value, or an error the UI shows as is. */
@@ -866,7 +869,8 @@ export interface OperatorBridge {
   pickDeploymentFile?(): Promise<string | null>;
   /** Desktop only: "Save diagnostics…" asks where to save (the system's save dialog) and answers the archive written, or null when cancelled. */
   saveDiagnosticsAs?(): Promise<DiagnosticsSavedView | null>;
-  'exportKey',
+  /** Desktop only: "Export key…" asks where (the system's save dialog) and answers the file written, or null when cancelled. */
+  exportKeyAs?(args: { confirm: true; cluster?: KeyCluster }): Promise<KeyExportView | null>;
   /** Browser only: the address that downloads an archive saveDiagnostics wrote (its file name), token included. */
   diagnosticsDownloadUrl?(fileName: string): string;
   /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */
@@ -911,7 +915,3 @@ export const OPERATOR_HTTP = {
   /** `GET <diagnostics><archive name>`: an archive saveDiagnostics wrote, as a download. */
   diagnostics: '/operator/diagnostics/',
 } as const;
-/** Desktop only: "Export key…" asks where with the system's save dialog (the main process writes; the secret never crosses). */
-export const IPC_EXPORT_KEY = 'desktop:exportKey';
-  /** Desktop only: "Export key…" asks where (the system's save dialog) and answers the file written, or null when cancelled. */
-  exportKeyAs?(args: { confirm: true; cluster?: KeyCluster }): Promise<KeyExportView | null>;
