@@ -18,6 +18,7 @@ import { installPermissionHandlers } from './permissions';
 import { watchPower } from './power';
 import { createKeeperTray } from './tray';
 import { registerDiagnosticsChannel, saveDiagnosticsWithDialog } from './save-diagnostics';
+import { registerExportKeyChannel } from './export-key-dialog';
 import { createConsoleWindows, installContentSecurityPolicy, type DesktopPaths } from './window';
 
 export type { DesktopLog, DesktopService, Electron } from './electron-api';
@@ -98,6 +99,7 @@ export async function runDesktopApp(
   registerPreferenceChannels(electron, preferences, windows);
   const diagnostics = service.writeDiagnostics ? { writeDiagnostics: service.writeDiagnostics.bind(service) } : null;
   if (diagnostics) registerDiagnosticsChannel(electron, diagnostics, windows);
+  registerExportKeyChannel(electron, service.api, windows);
   // Events from the very start of the core (its "starting" status) reach whichever window is open.
   service.onEvent((event) => {
     const window = windows.current();

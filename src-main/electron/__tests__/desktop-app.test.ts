@@ -24,6 +24,7 @@ import {
   IPC_DESKTOP_GET_PREFERENCES,
   IPC_DESKTOP_SET_PREFERENCES,
   IPC_EVENT_CHANNEL,
+  IPC_EXPORT_KEY,
   IPC_PICK_DEPLOYMENT_FILE,
   IPC_SAVE_DIAGNOSTICS,
   OPERATOR_METHODS,
@@ -252,6 +253,7 @@ describe('the IPC channels', () => {
         ...OPERATOR_METHODS.map(ipcChannel),
         IPC_PICK_DEPLOYMENT_FILE,
         IPC_SAVE_DIAGNOSTICS,
+        IPC_EXPORT_KEY,
         IPC_DESKTOP_GET_PREFERENCES,
         IPC_DESKTOP_SET_PREFERENCES,
       ].sort(),
@@ -509,7 +511,7 @@ describe('the sandboxed preload', () => {
     await import('../../../src-preload/index');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'exportKeyAs', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs']);
 
     expect(await bridge.call('status', undefined)).toEqual({ answeredBy: 'status' });
     await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow(
@@ -540,6 +542,12 @@ describe('the sandboxed preload', () => {
     expect(standIn.dialogs.at(-1)).toMatchObject({ title: 'Save diagnostics', defaultPath: expect.stringMatching(/downloads\/wager-keeper-diagnostics-\d{8}-\d{6}Z\.tar\.gz$/) });
     standIn.picked.savePath = '/home/op/support.tar.gz';
     expect(await bridge.saveDiagnosticsAs!()).toEqual({ path: '/home/op/support.tar.gz', bytes: 2048 });
+    // "Export key…": after the page's confirmation the save dialog picks where and the core's exportKey writes there.
+    standIn.picked.savePath = '/media/usb/keeper.json';
+    expect(await bridge.exportKeyAs!({ confirm: true, cluster: 'mainnet-beta' })).toEqual({ answeredBy: 'exportKey' });
+    expect(standIn.dialogs.at(-1)).toMatchObject({ title: 'Export the keeper key' });
+    expect(calls.filter((call) => call.method === 'exportKey').map((call) => call.args)).toEqual([{ path: '/media/usb/keeper.json', confirm: true, cluster: 'mainnet-beta' }]);
+    standIn.picked.savePath = '/home/op/support.tar.gz';
     // The tray's item does the same and says where in a notification.
     standIn.clickMenuItem(standIn.trays[0]!.contextMenu, 'Save diagnostics…');
     await vi.waitFor(() => expect(standIn.notifications.at(-1)).toMatchObject({ title: 'Diagnostics saved', body: expect.stringContaining('/home/op/support.tar.gz') }));

@@ -7,15 +7,14 @@ import { useState, type FormEvent } from 'react';
 import type {
   ConnectionTest,
   ConsoleSettings,
-  KeyView,
   SettingsView,
 } from '../../../src-main/operator/operator-interface';
-import { CopyButton } from '../components/CopyButton';
 import { DeploymentDetails } from '../components/DeploymentDetails';
 import { AlertSettings } from '../components/AlertSettings';
 import { DesktopSettings } from '../components/DesktopSettings';
-import { PathField, TextField, usePathField } from '../components/FieldRow';
+import { TextField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
+import { KeySettings } from '../components/KeySettings';
 import { clusterLabel } from '../model/format';
 import { RpcSettings } from '../components/RpcSettings';
 import {
@@ -227,133 +226,6 @@ function ClusterSection({ view }: { view: SettingsView }) {
   );
 }
 
-function KeySection({ view }: { view: SettingsView }) {
-  const bridge = useBridge();
-  const client = useQueryClient();
-  const keypair = usePathField(
-    'Enter the path of a Solana CLI keypair file (a JSON array of 64 bytes) on the machine that runs the keeper, like ~/.config/solana/id.json',
-  );
-  const [confirming, setConfirming] = useState<'generate' | 'import' | null>(null);
-  const after = (key: KeyView) => {
-    client.setQueryData<SettingsView>(['settings'], (current) => (current ? { ...current, key } : current));
-    setConfirming(null);
-    void client.invalidateQueries({ queryKey: ['status'] });
-  };
-  const generate = useMutation({
-    mutationFn: (replace: boolean) => bridge.call('generateKey', { replace }),
-    onSuccess: after,
-  });
-  const importKey = useMutation({
-    mutationFn: (replace: boolean) => bridge.call('importKey', { path: keypair.path.trim(), replace }),
-    onSuccess: after,
-  });
-  const { key } = view;
-  const existing = key.keychain.address;
-  const busy = generate.isPending || importKey.isPending;
-  const lastDone = generate.isSuccess ? 'generated' : importKey.isSuccess ? 'imported' : null;
-  const error = generate.error ?? importKey.error;
-
-  const start = (what: 'generate' | 'import') => {
-    generate.reset();
-    importKey.reset();
-    keypair.setError(null);
-    if (what === 'import' && !keypair.take()) return;
-    if (existing) setConfirming(what);
-    else (what === 'generate' ? generate : importKey).mutate(false);
-  };
-  return (
-    <section className="panel" aria-labelledby="key-title">
-      <h2 id="key-title">Keeper key</h2>
-      <dl className="kv">
-        <dt>in use</dt>
-        <dd>
-          {key.inUse ? (
-            <>
-              <code>{key.inUse.address}</code> <CopyButton text={key.inUse.address} label="Copy key in use" />{' '}
-              <span className="muted">({key.inUse.source})</span>
-            </>
-          ) : (
-            'none: the keeper is not running'
-          )}
-        </dd>
-        <dt>OS keychain</dt>
-        <dd>
-          {key.keychain.error ? (
-            <span className="error">The keychain cannot be read: {key.keychain.error}</span>
-          ) : existing ? (
-            <>
-              <code>{existing}</code> <CopyButton text={existing} label="Copy keychain key" />
-            </>
-          ) : (
-            'no key yet: generate one or import a keypair file (the keeper also creates one at its first start on a cluster other than a localnet)'
-          )}
-        </dd>
-      </dl>
-      <p className="muted">
-        On a localnet the keeper cranks with the localnet's funded dev key; elsewhere with the keychain key
-        (fund it with SOL first). Secrets never leave the keeper process: only addresses are shown here.
-      </p>
-      <div className="form-grid">
-        <PathField
-          id="keypair-path"
-          label="Keypair file path"
-          placeholder="~/.config/solana/id.json"
-          field={keypair}
-        />
-      </div>
-      <div className="actions">
-        <button
-          type="button"
-          disabled={busy}
-          aria-busy={generate.isPending}
-          onClick={() => start('generate')}
-        >
-          Generate new key
-        </button>
-        <button type="button" disabled={busy} aria-busy={importKey.isPending} onClick={() => start('import')}>
-          Import keypair file
-        </button>
-        {busy && <span aria-busy="true">Storing the key in the keychain…</span>}
-      </div>
-      {confirming && (
-        <div role="alertdialog" aria-labelledby="replace-title" className="confirm">
-          <p id="replace-title">
-            <strong>Replace the keychain key {existing}?</strong>{' '}
-            {confirming === 'generate' ? 'A new key' : `The key in ${keypair.path.trim()}`} takes its place;
-            SOL left on {existing} stays there, so move it first if you still need it.
-          </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={busy}
-              onClick={() => (confirming === 'generate' ? generate : importKey).mutate(true)}
-            >
-              Replace key
-            </button>
-            <button type="button" disabled={busy} onClick={() => setConfirming(null)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      )}
-      {error && (
-        <div role="alert" className="error">
-          {error.message}
-        </div>
-      )}
-      {lastDone && !error && (
-        <p role="status" className="ok-box">
-          Key {lastDone}: the keychain now holds {key.keychain.address ?? 'it'}.{' '}
-          {key.inUse?.source.startsWith('keychain')
-            ? 'The keeper restarted with it.'
-            : 'The keeper uses it on clusters other than a localnet.'}
-        </p>
-      )}
-    </section>
-  );
-}
-
 /**
  * The demo app elsewhere than the embedded localnet: only when asked for here (it stakes the keeper key's
  * test USDC, or a wager-keeper localnet's dev app key's), and never on mainnet-beta. Saved at once.
@@ -518,7 +390,7 @@ export function Settings() {
       {settings.data && (
         <>
           <ClusterSection view={settings.data} />
-          <KeySection view={settings.data} />
+          <KeySettings view={settings.data} />
           <RpcSettings view={settings.data} />
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
