@@ -87,4 +87,47 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sweeps_by_time ON sweeps (at_ms);
   `,
+  // 5: a history that stays fast (issue 28). Earnings per UTC hour and step, and wagers per state, kept by
+  // triggers in the same statement as each booking (so every writer keeps them, and a pruned row never
+  // changes them: the all-time figures outlive retention); backfilled here from the rows already kept.
+  // The queue's "finished in the last minutes" and the retention's prune read wagers by (state, updated_at),
+  // which also serves every lookup by state (so the state-only index goes); the Oracle screen's newest first.
+  `
+  CREATE TABLE earnings_hourly (
+    hour_ms INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    received_lamports INTEGER NOT NULL,
+    fee_lamports INTEGER NOT NULL,
+    cranks INTEGER NOT NULL,
+    PRIMARY KEY (hour_ms, step)
+  ) WITHOUT ROWID;
+  INSERT INTO earnings_hourly (hour_ms, step, received_lamports, fee_lamports, cranks)
+    SELECT (CAST(strftime('%s', at) AS INTEGER) / 3600) * 3600000, step, SUM(received_lamports), SUM(fee_lamports), COUNT(*)
+      FROM earnings GROUP BY 1, 2;
+  CREATE TRIGGER earnings_hourly_on_booking AFTER INSERT ON earnings BEGIN
+    INSERT INTO earnings_hourly (hour_ms, step, received_lamports, fee_lamports, cranks)
+      VALUES ((CAST(strftime('%s', NEW.at) AS INTEGER) / 3600) * 3600000, NEW.step, NEW.received_lamports, NEW.fee_lamports, 1)
+      ON CONFLICT (hour_ms, step) DO UPDATE SET
+        received_lamports = received_lamports + excluded.received_lamports,
+        fee_lamports = fee_lamports + excluded.fee_lamports,
+        cranks = cranks + 1;
+  END;
+
+  CREATE TABLE wager_state_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO wager_state_counts (state, n) SELECT state, COUNT(*) FROM wagers GROUP BY state;
+  CREATE TRIGGER wager_state_counts_on_insert AFTER INSERT ON wagers BEGIN
+    INSERT INTO wager_state_counts (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER wager_state_counts_on_change AFTER UPDATE OF state ON wagers WHEN OLD.state IS NOT NEW.state BEGIN
+    UPDATE wager_state_counts SET n = n - 1 WHERE state = OLD.state;
+    INSERT INTO wager_state_counts (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER wager_state_counts_on_delete AFTER DELETE ON wagers BEGIN
+    UPDATE wager_state_counts SET n = n - 1 WHERE state = OLD.state;
+  END;
+
+  CREATE INDEX wagers_by_state_and_time ON wagers (state, updated_at);
+  DROP INDEX wagers_by_state;
+  CREATE INDEX oracle_latency_by_time ON oracle_latency (at, fulfilled_slot);
+  `,
 ];

@@ -174,7 +174,8 @@ export function createWagerRecordStore(db: Database, now: () => Date = () => new
       ),
     countsByState: () => {
       const states = Object.fromEntries(KEEPER_STATES.map((state) => [state, 0])) as Record<KeeperState, number>;
-      for (const row of db.prepare('SELECT state, COUNT(*) AS n FROM wagers GROUP BY state').all() as { state: KeeperState; n: number }[])
+      // The running counts the wagers' triggers keep (migration 5): a GROUP BY over every record would scan them all.
+      for (const row of db.prepare('SELECT state, n FROM wager_state_counts').all() as { state: KeeperState; n: number }[])
         states[row.state] = Number(row.n);
       const parked = db.prepare('SELECT COUNT(*) AS n FROM wagers WHERE payout_pending = 1').get() as { n: number };
       return { states, parkedPayouts: Number(parked.n) };
