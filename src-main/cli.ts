@@ -33,7 +33,7 @@ Commands:
   oracle stall|resume|status [--rpc http://127.0.0.1:8899]
       Stalls or resumes the oracle fulfiller of a running localnet (its admin RPC), or reports it;
       prints {"stalled":true|false,"pending":N}.
-  keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee auto|MICROLAMPORTS]
+  keeper --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee auto|MICROLAMPORTS]
          [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee MICROLAMPORTS] [--max-priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
          [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
@@ -42,6 +42,11 @@ Commands:
          [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
          [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
+      --rpc URL (repeatable): read endpoints, the first preferred; reads move to the next healthy one within 2 s when
+      one fails or lags 8+ slots, and back once it is healthy (docs/keeper.md, Choosing RPC endpoints). --ws URL:
+      once for every endpoint, or once per --rpc in the same order (default: each RPC's port + 1). --send-rpc URL
+      (repeatable; serve and gateway too): each transaction is also sent there (a staked or sender endpoint).
+      Endpoints of another cluster (by genesis hash) are named in one log line and never used.
       The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
       "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
       --guardian-keypair: the deployment's guardian key (refused unless the config on chain names it); the guardian
@@ -67,7 +72,7 @@ Commands:
       --sweep-to ADDRESS [--sweep-keep SOL] [--sweep-threshold 0.1] [--sweep-every 1d] (serve too): sends the earnings
       to your wallet automatically, whatever exceeds the reserve (--sweep-keep, else 7 days of fees at the measured
       spend, at least 0.05 SOL) + the threshold, at most once per interval (30m, 6h, 1d); over Settings → Earnings.
-  serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
+  serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
         [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
         [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
@@ -78,7 +83,7 @@ Commands:
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
       --heartbeat-url, --heartbeat-every: the dead man's switch, as for keeper.
       --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
-  gateway --rpc URL [--ws URL] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
+  gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the

@@ -59,6 +59,8 @@ export interface PoolEndpoint {
 const WINDOW = 50;
 /** Slots older than this do not count toward the highest seen (an endpoint probed long ago). */
 const SLOT_FRESH_MS = 5_000;
+/** How often a send endpoint whose genesis hash is not known yet is asked for it again. */
+const SEND_CHECK_EVERY_MS = 30_000;
 
 export type SwitchListener = (from: string, to: string, why: string) => void;
 
@@ -211,7 +213,8 @@ export function createEndpointPool(options: EndpointPoolOptions): EndpointPool {
     try {
       hash = String(await call(e, 'getGenesisHash'));
     } catch (error) {
-      if (e.role === 'read') setAside(e, reasonOf(error));
+      sample(e, false, null);
+      setAside(e, reasonOf(error)); // a send endpoint is still sent to (see usable); the state tells the operator
       return false;
     }
     if (referenceGenesis === null) referenceGenesis = hash;
@@ -278,7 +281,7 @@ export function createEndpointPool(options: EndpointPoolOptions): EndpointPool {
   };
 
   const firstCheck = async () => {
-    if (!several) return;
+    if (!several && sends.length === 0) return;
     // The genesis of every endpoint in order: the first reachable read endpoint is the reference.
     const hashes = await Promise.all(
       [...reads, ...sends].map((e) => call(e, 'getGenesisHash').then(String, () => null)),
@@ -326,7 +329,14 @@ export function createEndpointPool(options: EndpointPoolOptions): EndpointPool {
     async usable(e) {
       if (e.genesis === 'other') return false;
       if (e.genesis === 'ok') return true;
-      return checkGenesis(e);
+      if (e.role === 'read') return checkGenesis(e);
+      // A send endpoint (a sender service may answer sendTransaction only) is checked when it answers, and
+      // used meanwhile: a transaction's blockhash ties it to its cluster, so another cluster could not land it.
+      if (Date.now() - e.slotAt >= SEND_CHECK_EVERY_MS) {
+        e.slotAt = Date.now();
+        await checkGenesis(e);
+      }
+      return e.genesis !== 'other';
     },
     succeeded(e, ms, method, result) {
       sample(e, true, ms);

@@ -1,5 +1,5 @@
 /**
- * `wager-keeper gateway --rpc URL [--ws URL] [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
+ * `wager-keeper gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
  *   [--db FILE] [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
  * The x402 gateway alone, against any cluster with a deployment (--deployment FILE, or found by the RPC's
  * genesis hash): an HTTP-only caller opens a wager with one paid request (docs/gateway.md). Its key comes
@@ -16,14 +16,14 @@ import { serveGateway } from '../gateway/gateway-server';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 import { parseFlags, portFlag, UsageError } from './cli-flags';
 import { untilSignal } from './until-signal';
+import { ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 
 export const DEFAULT_GATEWAY_PORT = 7400;
 export const GATEWAY_KEYCHAIN_ACCOUNT = 'gateway';
 
 /** The flags of `gateway` (the usage text in cli.ts lists each; a test checks). */
 export const GATEWAY_OPTIONS = {
-  rpc: { type: 'string' },
-  ws: { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   deployment: { type: 'string' },
   keeper: { type: 'string' },
   port: { type: 'string' },
@@ -53,18 +53,21 @@ export function gatewayLimitsFlags(values: { 'min-amount': string; 'max-amount':
 
 export async function gatewayCommand(args: string[]): Promise<number> {
   const { values } = parseFlags(args, GATEWAY_OPTIONS);
-  if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster the gateway opens wagers on)');
-  if (values.ws !== undefined && !/^wss?:\/\/./.test(values.ws)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got '${values.ws}')`);
+  const endpoints = endpointFlags(values);
+  if (!endpoints) throw new UsageError('missing --rpc URL (the cluster the gateway opens wagers on)');
+  const rpcUrl = endpoints.reads[0]!.rpcUrl;
+  const wsUrl = (values.ws ?? []).length > 0 ? endpoints.reads[0]!.wsUrl : undefined;
   const port = portFlag('port', values.port, DEFAULT_GATEWAY_PORT);
   const limits = gatewayLimitsFlags(values);
   const keeperUrl = (values.keeper ?? `http://127.0.0.1:${DEFAULT_API_PORT}`).replace(/\/$/, '');
-  const { deployment } = await resolveDeploymentForRpc(values.rpc, { file: values.deployment });
+  const { deployment } = await resolveDeploymentForRpc(rpcUrl, { file: values.deployment });
   const paytables = values.paytables ? values.paytables.split(',').map((name) => name.trim()).filter(Boolean) : deployment.paytables.map((p) => p.name);
   const key = await loadKeeperKey({ keypairFile: values.keypair, account: GATEWAY_KEYCHAIN_ACCOUNT });
   const served = await serveGateway({
-    rpcUrl: values.rpc,
+    rpcUrl,
     // Confirmations come from a logs subscription here; by default at the RPC's port + 1, as the Solana CLI assumes.
-    ...(values.ws ? { wsUrl: values.ws } : {}),
+    ...(wsUrl ? { wsUrl } : {}),
+    endpoints,
     signer: key.signer,
     dbPath: values.db,
     deployment,

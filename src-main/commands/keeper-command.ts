@@ -1,5 +1,5 @@
 /**
- * `wager-keeper keeper --rpc URL [--ws URL] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
+ * `wager-keeper keeper --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
  *   [--priority-fee auto|MICROLAMPORTS [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee N] [--max-priority-fee N]] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
  *   [--faucet-mint MINT --faucet-authority FILE]
  *   [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
@@ -23,6 +23,7 @@ import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
+import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
@@ -38,8 +39,7 @@ async function configuredFaucet(rpcUrl: string, mint: string | undefined, author
 
 /** The flags of `keeper` (the usage text in cli.ts lists each; a test checks). */
 export const KEEPER_OPTIONS = {
-  rpc: { type: 'string' },
-  ws: { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   deployment: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
@@ -67,7 +67,9 @@ export const KEEPER_OPTIONS = {
 
 export async function keeperCommand(args: string[]): Promise<number> {
   const { values } = parseFlags(args, KEEPER_OPTIONS);
-  if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster to crank on)');
+  const endpoints = endpointFlags(values);
+  if (!endpoints) throw new UsageError('missing --rpc URL (the cluster to crank on)');
+  const rpcUrl = endpoints.reads[0]!.rpcUrl;
   const priorityFee = priorityFeeFlags(values);
   // Every flag is checked before the key is loaded or anything starts.
   if ((values['faucet-mint'] === undefined) !== (values['faucet-authority'] === undefined))
@@ -81,15 +83,16 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
-  const localnet = await fetchLocalnetManifest(values.rpc).catch(() => null);
+  const localnet = await fetchLocalnetManifest(rpcUrl).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
-  const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(values.rpc, values['faucet-mint'], values['faucet-authority']);
+  const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(rpcUrl, values['faucet-mint'], values['faucet-authority']);
   return runConsoleHost({
     console: !values['no-console'],
     ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
     devKeyOnLocalnet: false,
     flags: {
-      cluster: { kind: 'rpc', rpcUrl: values.rpc, wsUrl: values.ws ?? null },
+      cluster: clusterOfEndpoints(endpoints, (values.ws ?? []).length > 0),
+      endpoints,
       ...(values.deployment ? { deploymentFile: values.deployment } : {}),
       dbPath: values.db,
       keypairFile: values.keypair,
@@ -111,7 +114,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       api: described.apiUrl,
       keeper: described.keeper,
       keySource: described.keySource,
-      rpcUrl: values.rpc,
+      rpcUrl,
       genesisHash: described.genesisHash,
       network: described.network,
       deployment: described.deployment ? deploymentSummary(described.deployment) : null,

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { createPublicApi, listenPublicApi } from '../api/public-api';
 import { connectToChain, type ChainConnection } from '../chain/rpc-connection';
 import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
+import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
 import { assertIsDeploymentGuardian, createGuardian, GuardianKeyError, type Guardian, type GuardianSettings } from '../keeper/guardian';
@@ -92,6 +93,10 @@ export function listenError(error: unknown, flag: string, host: string, port: nu
 export interface KeeperCoreOptions {
   rpcUrl: string;
   wsUrl?: string;
+  /** Several read endpoints with failover and send endpoints (issue 27); without it rpcUrl/wsUrl alone. */
+  endpoints?: ChainEndpoints;
+  /** The deployment's cluster: an endpoint with another genesis hash is never used. */
+  expectedGenesisHash?: string;
   /** The deployment's wager program (never a constant: see src-main/deployment). */
   programAddress: Address;
   signer: KeyPairSigner;
@@ -138,7 +143,14 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
     await stopInReverse(started, logger);
   };
   try {
-    const connection = connectToChain(options.rpcUrl, options.wsUrl);
+    const connection = options.endpoints
+      ? connectToChain(options.endpoints, {
+          ...(options.expectedGenesisHash ? { expectedGenesisHash: options.expectedGenesisHash } : {}),
+          onOtherCluster: (label, genesisHash, expected) => logger.error({ endpoint: label, genesisHash, expected }, `RPC endpoint ${label} is of another cluster (genesis ${genesisHash}): never used`),
+        })
+      : connectToChain(options.rpcUrl, options.wsUrl);
+    started.push(() => connection.close());
+    connection.onEndpointSwitch((from, to, why) => logger.warn({ from, to, why }, `RPC reads moved from ${from} to ${to}: ${why}`));
     const keeper = createKeeper({
       connection,
       signer: options.signer,

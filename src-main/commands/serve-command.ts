@@ -1,5 +1,5 @@
 /**
- * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
+ * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
  *   [--db FILE] [--keypair FILE] [--metrics-port N] [--shard I/N [--shard-takeover-slots 20]] [--no-console]`
  * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API
  * and the operator console (UI + operator API, loopback only, per-run token); prints one ready line with
@@ -20,13 +20,14 @@ import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
 import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
+import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
 export const SERVE_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   'cors-origin': { type: 'string', multiple: true },
-  rpc: { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   deployment: { type: 'string' },
   'rpc-port': { type: 'string' },
   'slot-ms': { type: 'string' },
@@ -47,6 +48,7 @@ export const SERVE_OPTIONS = {
 
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseFlags(args, SERVE_OPTIONS);
+  const endpoints = endpointFlags(values);
   // --rpc means "use that cluster", --rpc-port and --slot-ms shape the embedded one: never both.
   const EMBEDDED_ONLY = { 'rpc-port': 'sets the port of the embedded localnet', 'slot-ms': 'sets the slot time of the embedded localnet' } as const;
   for (const [name, what] of Object.entries(EMBEDDED_ONLY))
@@ -70,7 +72,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
     devKeyOnLocalnet: true,
     flags: {
-      ...(values.rpc ? { cluster: { kind: 'rpc' as const, rpcUrl: values.rpc, wsUrl: null } } : {}),
+      ...(endpoints ? { cluster: clusterOfEndpoints(endpoints, (values.ws ?? []).length > 0), endpoints } : {}),
       embeddedRpcPort: rpcPort,
       embeddedSlotMs: slotMs,
       ...(values.deployment ? { deploymentFile: values.deployment } : {}),

@@ -5,7 +5,8 @@
  * crash left half done, at start and then every few seconds until none is left.
  */
 import { address, createSolanaRpcSubscriptions, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
-import { createChainRpc, defaultWebSocketUrl } from '../chain/rpc-connection';
+import { connectToChain, createChainRpc, defaultWebSocketUrl } from '../chain/rpc-connection';
+import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import { getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   rpcUrl: string;
   /** The cluster's WebSocket (a logs subscription confirms the gateway's transactions); default: the RPC's host, port + 1. */
   wsUrl?: string;
+  /** Several read endpoints with failover and send endpoints (--rpc/--ws/--send-rpc repeated, issue 27). */
+  endpoints?: ChainEndpoints;
   signer: KeyPairSigner;
   /** The gateway's SQLite file of payments. */
   dbPath: string;
@@ -75,7 +78,9 @@ export const remoteKeeper = (baseUrl: string): KeeperHandoff => ({
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { signer, log } = options;
-  const rpc = createChainRpc(options.rpcUrl);
+  const { endpoints } = options;
+  const connection = endpoints && (endpoints.reads.length > 1 || endpoints.sends.length > 0) ? connectToChain(endpoints) : undefined;
+  const rpc = connection?.rpc ?? createChainRpc(options.rpcUrl);
   const { deployment } = options;
   const program = address(deployment.programs.wager);
   const network = solanaNetworkId(await rpc.getGenesisHash().send());
@@ -102,7 +107,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const records = openPaymentRecords(options.dbPath);
   // Subscriptions confirm; the poller steps in only if the WebSocket fails or stays silent.
-  const confirmer = createSubscribedConfirmer(createSolanaRpcSubscriptions(options.wsUrl ?? defaultWebSocketUrl(options.rpcUrl)), signer.address, createSignatureConfirmer(rpc));
+  const confirmer = createSubscribedConfirmer(connection?.subscriptions ?? createSolanaRpcSubscriptions(options.wsUrl ?? defaultWebSocketUrl(options.rpcUrl)), signer.address, createSignatureConfirmer(rpc));
   const sender = createTransactionSender({ rpc, confirmer, payer: signer });
   // Subscribed before the first payment (or given up for now: polling until the WebSocket answers).
   await Promise.race([confirmer.ready, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
@@ -149,6 +154,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       clearInterval(retry);
       await finishing?.catch(() => undefined);
       confirmer.stop();
+      connection?.close();
       records.close();
     },
   };

@@ -122,7 +122,8 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
     setting,
     rpcUrl,
     wsUrl,
-    endpoints: clusterEndpoints(setting, wsUrl),
+    // The flags' own endpoints keep their --ws pairing; saved fallbacks get a derived WebSocket.
+    endpoints: flags.endpoints && JSON.stringify(setting) === JSON.stringify(flags.cluster) ? flags.endpoints : clusterEndpoints(setting, wsUrl),
     manifest,
     deployment,
     deploymentSource,

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { HeartbeatView } from '../alerts/alert-types';
 import { KeeperUnavailableError } from '../api/chain-read-error';
+import type { ChainConnection } from '../chain/rpc-connection';
 import type { Deployment } from '../deployment/deployment';
 import { deploymentSummary, parseDeploymentText } from '../deployment/deployment';
 import { DeploymentClusterMismatchError, type DeploymentSource } from '../deployment/deployment-finder';
@@ -114,6 +115,7 @@ export function createKeeperControl(
       startedAt,
       heartbeat: service.heartbeat?.() ?? null,
       ...(keeper ? { priorityFee: keeper.priorityFee() } : {}),
+      ...(keeperSide ? { rpc: rpcView(keeperSide.core.connection) } : {}),
     };
   };
   const emitStatus = () => emit({ type: 'status', status: status() });
@@ -197,6 +199,7 @@ export function createKeeperControl(
       if (!chain) throw new Error('no cluster chosen');
       if (chain.deployment) {
         keeperSide = await startKeeperSide(options, chain, chain.deployment, initial, keeperHooks);
+        keeperSide.core.connection.onEndpointSwitch(() => emitStatus()); // the status line says when reads failed over
         startedAt = Date.now();
         phase = 'running';
         log.info({ cluster: chain.view.name, rpc: chain.rpcUrl, keeper: keeperSide.core.keeper.address, deployment: deploymentSummary(chain.deployment) }, 'keeper core running');
@@ -314,4 +317,10 @@ export function oracleWait(requested: readonly WagerRecord[], slot: number | nul
   if (slot === null || requested.length === 0) return { waiting: requested.length, oldestWaitSlots: null };
   const oldest = Math.min(...requested.map((record) => record.requestedSlot ?? record.openSlot ?? slot));
   return { waiting: requested.length, oldestWaitSlots: Math.max(0, slot - oldest) };
+}
+
+/** StatusView.rpc: each endpoint's health and whether reads left the preferred one (issue 27). */
+function rpcView(connection: ChainConnection): NonNullable<StatusView['rpc']> {
+  const since = connection.failedOverSince();
+  return { endpoints: connection.endpoints(), failedOver: since !== null, since: since?.toISOString() ?? null };
 }

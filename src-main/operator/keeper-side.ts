@@ -68,6 +68,8 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
   const core = await startKeeperCore({
     rpcUrl: side.rpcUrl,
     wsUrl: side.wsUrl,
+    // Several endpoints (issue 27): failover between the reads, transactions also to the sends.
+    ...(side.endpoints.reads.length > 1 || side.endpoints.sends.length > 0 ? { endpoints: side.endpoints, expectedGenesisHash: deployment.cluster.genesisHash } : {}),
     programAddress: address(deployment.programs.wager),
     signer: key.signer,
     dbPath: side.dbPath,

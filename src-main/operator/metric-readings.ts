@@ -8,19 +8,21 @@ import type { LiveMetricSource } from './metrics';
 import type { OperatorApi } from './operator-interface';
 
 export function operatorMetricReadings(
-  api: Pick<OperatorApi, 'health' | 'guardian' | 'fleet'>,
+  api: Pick<OperatorApi, 'health' | 'guardian' | 'fleet'> & Partial<Pick<OperatorApi, 'status'>>,
 ): LiveMetricSource {
   return async () => {
-    const [health, guardian, fleet] = await Promise.all([
+    const [health, guardian, fleet, status] = await Promise.all([
       api.health(),
       api.guardian().catch(() => null),
       api.fleet().catch(() => []),
+      api.status?.().catch(() => null) ?? null,
     ]);
     return {
       rpcLatencyMs: health.rpcLatencyMs,
       oracleWait: health.oracleWait,
       newWagersPaused: guardian?.paused ?? null,
       fleetMembers: fleet.map((member) => ({ url: member.url, shard: member.shard, silent: member.stale })),
+      rpcEndpoints: (status?.rpc?.endpoints ?? []).map((e) => ({ label: e.label, role: e.role, inUse: e.inUse, healthy: e.state === 'healthy' })),
     };
   };
 }

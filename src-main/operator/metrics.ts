@@ -19,6 +19,8 @@ export interface LiveMetricReading {
   newWagersPaused: boolean | null;
   /** The fleet members this keeper watches (Settings → Fleet): silent = no answer for 15 s. */
   fleetMembers: { url: string; shard: string | null; silent: boolean }[];
+  /** Each RPC endpoint (issue 27): its masked URL, role, whether reads go there now and whether it is healthy. */
+  rpcEndpoints?: { label: string; role: string; inUse: boolean; healthy: boolean }[];
 }
 export type LiveMetricSource = () => Promise<LiveMetricReading>;
 
@@ -165,6 +167,19 @@ function addLiveMetrics(registry: Registry, live: LiveMetricSource): void {
         this.set({ member: member.url, shard: member.shard ?? '' }, member.silent ? 0 : 1);
     },
   });
+  const endpointGauge = (name: string, help: string, value: (endpoint: NonNullable<LiveMetricReading['rpcEndpoints']>[number]) => boolean) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['endpoint', 'role'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const endpoint of ((await reading()) ?? emptyReading).rpcEndpoints ?? []) this.set({ endpoint: endpoint.label, role: endpoint.role }, value(endpoint) ? 1 : 0);
+      },
+    });
+  endpointGauge('wager_keeper_rpc_endpoint_in_use', 'Per RPC endpoint (URL masked): 1 while reads go there', (endpoint) => endpoint.inUse);
+  endpointGauge('wager_keeper_rpc_endpoint_healthy', 'Per RPC endpoint (URL masked): 1 while healthy, 0 while set aside, of another cluster or not checked yet', (endpoint) => endpoint.healthy);
 }
 
 const emptyReading: LiveMetricReading = {

@@ -10,6 +10,8 @@
 
 import type { AlertChannelKind, AlertChannelStatus, AlertMessage, AlertName, AlertSeverity, AlertState, AlertThresholds, HeartbeatView } from '../alerts/alert-types';
 import type { LogLine, LogQuery } from '../diagnostics/log-ring';
+import type { RpcEndpointStatus } from '../chain/rpc-endpoints';
+export type { RpcEndpointStatus } from '../chain/rpc-endpoints';
 export type { LogLevelName, LogLine, LogQuery } from '../diagnostics/log-ring';
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
 import type { StepTally } from '../store/step-tally';
@@ -136,6 +138,8 @@ export interface StatusView {
   heartbeat?: HeartbeatView | null;
   /** The priority fee in use now and why (issue 27): fixed, or the market's (`--priority-fee auto`); absent without a keeper. */
   priorityFee?: { mode: 'fixed' | 'auto'; microLamports: number; why: string; at: string | null };
+  /** Every RPC endpoint's health, and whether reads failed over from the preferred one (issue 27); absent without a keeper. */
+  rpc?: { endpoints: RpcEndpointStatus[]; /** The endpoint in use is not the preferred one. */ failedOver: boolean; /** ISO time reads left the preferred one. */ since: string | null };
 }
 
 export interface RunwayView {

@@ -10,12 +10,15 @@ import type { AlertThresholds } from '../alerts/alert-types';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { maskUrl } from '../alerts/channels/mask-url';
 import type { ClusterSetting, ConsoleSettings, SettingKey } from './operator-interface';
+import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
 
 /** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
 export interface OperatorFlags {
   /** --rpc (and --ws): the cluster to start on; without it the host's default (headless: the embedded localnet). */
   cluster?: ClusterSetting;
+  /** Every --rpc, --ws and --send-rpc, paired (issue 27): the endpoints of `cluster` for this run. */
+  endpoints?: ChainEndpoints;
   embeddedRpcPort?: number;
   embeddedSlotMs?: number;
   dbPath?: string;
