@@ -6,6 +6,13 @@
  * account set is asked about at most once per `maxAgeMs` (about a slot), with concurrent asks shared, so
  * a burst of cranks costs one RPC call. The pay rule (a crank's fee never above its pay) and the urgent
  * raise stay with the send path, which lowers whatever this returns within them.
+ *
+ * A slot's answer is the lowest price paid to write the accounts, and the keeper's own cranks write them
+ * too: a slot where the answer is exactly what one of its own cranks paid there says only "the keeper
+ * landed at that price", not what anyone else paid. Counted, it would hold the fee up by itself after a
+ * load (the keeper's cranks at the raised price are then the slot's lowest) and pull it down during one
+ * (its cheap cranks in the load's slots). So such slots are left out (`ownFees`); with none left the last
+ * estimate for those accounts stands (the keeper landed every slot at it: no evidence to move it).
  */
 import type { Address, GetRecentPrioritizationFeesApi, Rpc } from '@solana/kit';
 
@@ -94,6 +101,8 @@ export interface PriorityFeeEstimator {
 export interface PriorityFeeEstimatorOptions {
   rpc: Rpc<GetRecentPrioritizationFeesApi>;
   policy: AutoPriorityFeePolicy;
+  /** The prices (µL/CU) the keeper's own transactions landed at in `slot`, if any. */
+  ownFees?: (slot: bigint) => ReadonlySet<bigint> | undefined;
   maxAgeMs?: number;
   now?: () => number;
 }
@@ -109,6 +118,7 @@ const MAX_CACHED_SETS = 1_000;
 export function createPriorityFeeEstimator({
   rpc,
   policy,
+  ownFees,
   maxAgeMs = ESTIMATE_MAX_AGE_MS,
   now = Date.now,
 }: PriorityFeeEstimatorOptions): PriorityFeeEstimator {
@@ -120,8 +130,13 @@ export function createPriorityFeeEstimator({
     try {
       const fees = await rpc.getRecentPrioritizationFees(accounts as Address[]).send();
       const recent = [...fees].sort((a, b) => (a.slot < b.slot ? -1 : 1)).slice(-RECENT_SLOTS);
+      const outside = recent.filter(
+        (fee) => !ownFees?.(BigInt(fee.slot))?.has(BigInt(fee.prioritizationFee)),
+      );
+      const standing = settled.get(key);
+      if (outside.length === 0 && standing) return standing;
       const choice = priorityFeeFromRecent(
-        recent.map((fee) => BigInt(fee.prioritizationFee)),
+        outside.map((fee) => BigInt(fee.prioritizationFee)),
         policy,
       );
       settled.set(key, choice);

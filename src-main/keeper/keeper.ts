@@ -136,7 +136,8 @@ export function createKeeper(options: KeeperOptions): Keeper {
     earnings,
     setup,
     priorityFeeMicroLamports: options.priorityFeeMicroLamports,
-    priorityFeeEstimator: options.priorityFeeAuto && createPriorityFeeEstimator({ rpc, policy: options.priorityFeeAuto, now }),
+    // Called once cranks land, when sendPath exists: its own cranks' prices are left out of the market.
+    priorityFeeEstimator: options.priorityFeeAuto && createPriorityFeeEstimator({ rpc, policy: options.priorityFeeAuto, now, ownFees: (slot) => sendPath.ownFees(slot) }),
   });
   // The wager steps send through the turns' gate: a fleet's shard and the turns taken with rivals.
   const turns = createCrankTurns({

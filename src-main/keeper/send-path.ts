@@ -109,6 +109,8 @@ export interface SendPath {
   stop(): void;
   /** The priority fee in use now and why (fixed, or the market's for the accounts cranked). */
   priorityFee(): PriorityFeeStatus;
+  /** The prices the keeper's auto-priced cranks landed at in `slot` (the estimator's ownFees). */
+  ownFees(slot: bigint): ReadonlySet<bigint> | undefined;
 }
 
 export interface SendPathOptions {
@@ -244,6 +246,17 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
   };
   /** The last auto price the pay rule lowered (said in the status). */
   let lowered: { step: CrankStep; market: bigint; price: bigint } | undefined;
+  /** The prices the keeper's auto cranks landed at, by slot, for getRecentPrioritizationFees' 150 slots. */
+  const ownLanded = new Map<bigint, Set<bigint>>();
+  const noteLanded = (slot: bigint, price: bigint) => {
+    const prices = ownLanded.get(slot) ?? new Set<bigint>();
+    prices.add(price);
+    ownLanded.set(slot, prices);
+    for (const old of ownLanded.keys()) {
+      if (old > slot - 150n) break;
+      ownLanded.delete(old);
+    }
+  };
 
   /** An auto-priced crank: the market's price (or the urgent raise), lowered within its pay, never skipped for it. */
   const sendAutoCrank = async (estimator: PriorityFeeEstimator, step: CrankStep, subject: string | null, build: () => Promise<Instructions>, options: SendOptions = {}) => {
@@ -256,7 +269,9 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
     const price = priorityPriceWithin(priced.priorityFeeMicroLamports!, BigInt(UNIT_LIMITS[step]), priced.maxPriorityFeeLamports);
     if (price < market) lowered = { step, market, price };
     feeReported.delete(`${step}:${subject ?? ''}`);
-    return cranks.send(step, subject, instructions, priced);
+    const result = await cranks.send(step, subject, instructions, priced);
+    if (result.outcome === 'landed') noteLanded(result.slot, price);
+    return result;
   };
 
   /** A crank, unless its fee is above its pay; with its fixed limit. */
@@ -286,6 +301,7 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
     },
     inFlight,
     stop: () => confirmer.stop(),
+    ownFees: (slot) => ownLanded.get(slot),
     priorityFee() {
       if (!priorityFeeEstimator) return fixedPriorityFeeStatus(priorityFeeMicroLamports);
       const status = priorityFeeEstimator.status();

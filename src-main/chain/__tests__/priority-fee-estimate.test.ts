@@ -82,6 +82,31 @@ describe('the estimator', () => {
     });
   });
 
+  it("leaves out the slots whose answer is the keeper's own crank there, keeping the last estimate when nothing else is left", async () => {
+    // Slots 1000..1149: the load paid 9 000 in the last 20 slots; the keeper's cranks landed at 9 000 in 1140..1149.
+    let fees = Array.from({ length: 150 }, () => 9_000n);
+    const own = new Map<bigint, Set<bigint>>();
+    const { rpc } = countingRpc(() => fees);
+    let clock = 0;
+    const estimator = createPriorityFeeEstimator({
+      rpc,
+      policy,
+      now: () => clock,
+      ownFees: (slot) => own.get(slot),
+    });
+    expect(await estimator.priceFor(['pool'])).toBe(9_000n);
+    // Every recent slot is the keeper's own at 9 000: no evidence to move the last estimate.
+    for (let slot = 1_000n; slot < 1_150n; slot++) own.set(slot, new Set([9_000n]));
+    clock += 400;
+    expect(await estimator.priceFor(['pool'])).toBe(9_000n);
+    // The load stopped: outside the keeper's own slots the accounts went back to 0; its own cranks at 9 000 do not hold the fee up.
+    own.clear();
+    fees = [...Array.from({ length: 140 }, () => 0n), ...Array.from({ length: 10 }, () => 9_000n)];
+    for (let slot = 1_140n; slot < 1_150n; slot++) own.set(slot, new Set([9_000n]));
+    clock += 400;
+    expect(await estimator.priceFor(['pool'])).toBe(0n);
+  });
+
   it('keeps the last estimate (else the floor) when the RPC cannot answer, and never throws', async () => {
     const { rpc, failWith } = countingRpc(() => Array.from({ length: 150 }, () => 3_000n));
     let clock = 0;
