@@ -199,6 +199,7 @@ async function rebuildClosed(
       claimSlot: claim.slot,
       ...timeField('claim', claim.blockTime),
       claimSignature: claim.signature,
+      claimCranker: claim.feePayer,
       deliveredBy: claim.signature,
     });
   if (expire) {

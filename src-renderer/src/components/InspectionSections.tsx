@@ -3,6 +3,7 @@
  * row, the wager's steps with their crankers and fees, and the wager's facts, all worded for people
  * (labels from model/inspection-labels.ts), every address copyable with an Explorer link on public clusters.
  */
+import { useId, useState } from 'react';
 import type { ClusterName, InspectionView } from '../../../src-main/operator/operator-interface';
 import { explorerUrl, formatDuration, formatSol, formatUsdc } from '../model/format';
 import {
@@ -16,6 +17,8 @@ import {
   slotWhen,
 } from '../model/inspection-labels';
 import { Address, CopyButton } from './CopyButton';
+import { TimeText } from './TimeText';
+import { TransactionDetails } from './WagerTransactions';
 
 export interface SlotClock {
   current: number | null;
@@ -229,7 +232,7 @@ export function PaytableTable({
   );
 }
 
-/** Each step of a closed wager: slot and time, transaction, who sent it (the cranker) and the fee it earned. */
+/** Each step of a closed wager: slot and time, transaction, who sent it (the cranker) and the fee it earned; each opens into its transaction. */
 export function WagerSteps({
   view,
   cluster,
@@ -253,62 +256,87 @@ export function WagerSteps({
             <tr>
               <th scope="col">Step</th>
               <th scope="col">Slot</th>
+              <th scope="col">Time</th>
               <th scope="col">Transaction</th>
               <th scope="col">Sent by (fee payer)</th>
               <th scope="col">Fee earned</th>
             </tr>
           </thead>
           <tbody>
-            {steps.map(({ step, label, fee }) => {
-              const slot = report[`${step}Slot`];
-              const signature = report[`${step}Signature`];
-              const cranker = report[`${step}Cranker`] ?? (step === 'open' ? report.payer : undefined);
-              const lamports = fee ? report[fee] : undefined;
-              return (
-                <tr key={step}>
-                  <th scope="row">{label}</th>
-                  <td>{typeof slot === 'number' ? <SlotText slot={slot} clock={clock} /> : '—'}</td>
-                  <td>
-                    {typeof signature === 'string' ? (
-                      <ChainAddress
-                        value={signature}
-                        label={`${step} transaction`}
-                        kind="tx"
-                        cluster={cluster}
-                        short
-                      />
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    {typeof cranker === 'string' ? (
-                      <ChainAddress
-                        value={cranker}
-                        label={`${step} sender`}
-                        kind="address"
-                        cluster={cluster}
-                        short
-                      />
-                    ) : step === 'fulfil' ? (
-                      'the oracle'
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    {typeof lamports === 'number'
-                      ? formatSol(lamports)
-                      : step === 'claim'
-                        ? 'none (claim_payout pays no fee)'
-                        : '—'}
-                  </td>
-                </tr>
-              );
-            })}
+            {steps.map(({ step, label, fee }) => (
+              <StepRow key={step} view={view} step={step} label={label} fee={fee} cluster={cluster} clock={clock} />
+            ))}
           </tbody>
         </table>
       </div>
     </section>
+  );
+}
+
+/** One step's row, and under it, once opened, its transaction in full. */
+function StepRow({
+  view,
+  step,
+  label,
+  fee,
+  cluster,
+  clock,
+}: {
+  view: InspectionView;
+  step: (typeof STEPS)[number]['step'];
+  label: string;
+  fee: string | null;
+  cluster: ClusterName | null | undefined;
+  clock: SlotClock;
+}) {
+  const { report } = view;
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const slot = report[`${step}Slot`];
+  const time = report[`${step}Time`];
+  const signature = report[`${step}Signature`];
+  const cranker = report[`${step}Cranker`] ?? (step === 'open' ? report.payer : undefined);
+  const lamports = fee ? report[fee] : undefined;
+  return (
+    <>
+      <tr>
+        <th scope="row">{label}</th>
+        <td>{typeof slot === 'number' ? <SlotText slot={slot} clock={clock} /> : '—'}</td>
+        <td>{typeof time === 'string' ? <TimeText at={time} /> : '—'}</td>
+        <td>
+          {typeof signature === 'string' ? (
+            <>
+              <ChainAddress value={signature} label={`${step} transaction`} kind="tx" cluster={cluster} short />{' '}
+              <button type="button" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
+                {open ? `Hide ${step} transaction` : `Show ${step} transaction`}
+              </button>
+            </>
+          ) : (
+            '—'
+          )}
+        </td>
+        <td>
+          {typeof cranker === 'string' ? (
+            <ChainAddress value={cranker} label={`${step} sender`} kind="address" cluster={cluster} short />
+          ) : step === 'fulfil' ? (
+            'the oracle'
+          ) : (
+            '—'
+          )}
+        </td>
+        <td>
+          {typeof lamports === 'number'
+            ? formatSol(lamports)
+            : step === 'claim'
+              ? 'none (claim_payout pays no fee)'
+              : '—'}
+        </td>
+      </tr>
+      {typeof signature === 'string' && (
+        <tr id={detailsId} hidden={!open} className="step-details">
+          <td colSpan={6}>{open && <TransactionDetails wager={view.address} signature={signature} step={step} />}</td>
+        </tr>
+      )}
+    </>
   );
 }

@@ -38,6 +38,12 @@ const LABELS: Record<string, string> = {
   parkedPayout: 'Parked payout',
   verifyWith: 'Check it offline',
   deliveredBy: 'Delivered by (claim transaction)',
+  openTime: 'Opened at',
+  requestTime: 'Requested at',
+  fulfilTime: 'Fulfilled at',
+  settleTime: 'Settled at',
+  expireTime: 'Expired at',
+  claimTime: 'Claimed at',
 };
 
 /** "someFieldName" → "Some field name": a label for a field this list does not know yet. */
@@ -83,6 +89,7 @@ export const STEP_FIELDS = new Set([
   'expireSlot',
   'claimSlot',
   'deliveredBy',
+  ...STEPS.map(({ step }) => `${step}Time`),
 ]);
 
 /** Hex fields: copyable, but not addresses (no Explorer link). */
@@ -107,3 +114,18 @@ export function slotWhen(
 /** The link that opens the Inspector on `wager` in this console (the token is not in it: it is this run's secret). */
 export const inspectorLink = (origin: string, pathname: string, wager: string): string =>
   `${origin}${pathname}#/inspector?wager=${wager}`;
+
+/** A signed change in SOL, every lamport: "+0.000005000 SOL", "-0.002039280 SOL", or "no change". */
+export function signedSol(lamports: string, formatSolExact: (lamports: bigint) => string): string {
+  const value = BigInt(lamports);
+  if (value === 0n) return 'no change';
+  return `${value > 0n ? '+' : ''}${formatSolExact(value)}`;
+}
+
+/** A signed change in USDC: "+1.96 USDC", "-1.00 USDC"; null (not a USDC account) → "—". */
+export function signedUsdc(units: string | null, formatUsdc: (base: string) => string): string {
+  if (units === null) return '—';
+  const value = BigInt(units);
+  const sign = value > 0n ? '+' : value < 0n ? '-' : '';
+  return `${sign}${formatUsdc((value < 0n ? -value : value).toString())}`;
+}

@@ -5,6 +5,7 @@ import type { InspectionView } from '../../../src-main/operator/operator-interfa
 import { Address, CopyButton } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
 import { PaytableTable, RandomnessProof, WagerFacts, WagerSteps } from '../components/InspectionSections';
+import { CopySummary, FailedAttempts, TransactionDisclosure } from '../components/WagerTransactions';
 import { explorerUrl, formatUsdc } from '../model/format';
 import { inspectorLink } from '../model/inspection-labels';
 import { timelineOf } from '../model/timeline';
@@ -74,7 +75,10 @@ function Result({ view }: { view: InspectionView }) {
   });
   const claim = useMutation({
     mutationFn: () => bridge.call('claimPayout', { address: view.address }),
-    onSettled: () => void client.invalidateQueries({ queryKey: ['inspect', view.address] }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ['inspect', view.address] });
+      void client.invalidateQueries({ queryKey: ['wagerFailedAttempts', view.address] });
+    },
   });
   if (view.problem)
     return (
@@ -103,6 +107,9 @@ function Result({ view }: { view: InspectionView }) {
       <section className="panel" aria-labelledby="outcome-title">
         <h2 id="outcome-title">Outcome</h2>
         <Outcome view={view} />
+        <p>
+          Summary for a ticket (plain text, times in UTC): <CopySummary view={view} />
+        </p>
         {open && !view.record && (
           <button type="button" disabled={hand.isPending} onClick={() => hand.mutate()}>
             Hand to keeper
@@ -139,6 +146,7 @@ function Result({ view }: { view: InspectionView }) {
       <RandomnessProof view={view} cluster={cluster} />
       <PaytableTable view={view} cluster={cluster} />
       <WagerSteps view={view} cluster={cluster} clock={clock} />
+      <FailedAttempts wager={view.address} />
       <WagerFacts view={view} cluster={cluster} clock={clock} />
       <section className="panel wide" aria-labelledby="tx-title">
         <h2 id="tx-title">Transactions and the keeper&apos;s record</h2>
@@ -166,7 +174,8 @@ function Result({ view }: { view: InspectionView }) {
                       {' '}
                       open in Explorer
                     </a>
-                  )}
+                  )}{' '}
+                  <TransactionDisclosure wager={view.address} signature={signature} step={name.replace(/ transaction$/, '')} />
                 </li>
               );
             })}

@@ -1,7 +1,7 @@
 /** The Inspector's wording of the inspection report: labels in words, slot times, the link it copies. */
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from '../format';
-import { inspectorLink, labelOf, slotWhen } from '../inspection-labels';
+import { formatDuration, formatSolExact, formatUsdc } from '../format';
+import { inspectorLink, labelOf, signedSol, signedUsdc, slotWhen } from '../inspection-labels';
 
 const CAMEL_CASE = /\b[a-z]+[A-Z][a-zA-Z]*\b/;
 
@@ -33,5 +33,20 @@ describe('the Inspector labels', () => {
     expect(inspectorLink('http://127.0.0.1:7300', '/console/', 'W1')).toBe(
       'http://127.0.0.1:7300/console/#/inspector?wager=W1',
     );
+  });
+});
+
+describe('balance changes in an opened step', () => {
+  it('signs SOL to the lamport and USDC with its unit, and says when nothing changed', () => {
+    expect(signedSol('195000', formatSolExact)).toBe('+0.000195000 SOL');
+    expect(signedSol('-5000', formatSolExact)).toBe('-0.000005000 SOL');
+    expect(signedSol('0', formatSolExact)).toBe('no change');
+    expect(signedUsdc('1960000', formatUsdc)).toBe('+1.96 USDC');
+    expect(signedUsdc('-1960000', formatUsdc)).toBe('-1.96 USDC');
+    expect(signedUsdc(null, formatUsdc)).toBe('—');
+  });
+
+  it('words the step times of a closed wager', () => {
+    expect(['openTime', 'settleTime', 'claimTime'].map(labelOf)).toEqual(['Opened at', 'Settled at', 'Claimed at']);
   });
 });
