@@ -6,6 +6,7 @@ import { CopyButton } from '../components/CopyButton';
 import { FleetPanel } from '../components/FleetPanel';
 import { GoTo } from '../components/GoTo';
 import { RangeButtons } from '../components/RangeButtons';
+import { SentToWallet } from '../components/SentToWallet';
 import { StepTallyPanel } from '../components/StepTallyPanel';
 import { PriorityFeeLine } from '../components/PriorityFeeLine';
 import { FIRST_GLANCE } from '../first-glance';
@@ -357,6 +358,7 @@ export function Overview() {
       <AfterTheKeeper>
         <Counts />
         <Earnings />
+        <SentToWallet />
         <StepTallyPanel />
         <FleetPanel />
         <RpcStatus />

@@ -11,6 +11,7 @@ import type {
 } from '../../../src-main/operator/operator-interface';
 import { DeploymentDetails } from '../components/DeploymentDetails';
 import { AlertSettings } from '../components/AlertSettings';
+import { EarningsSettings } from '../components/EarningsSettings';
 import { DesktopSettings } from '../components/DesktopSettings';
 import { TextField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
@@ -395,6 +396,7 @@ export function Settings() {
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
           <FleetSettings view={settings.data} />
+          <EarningsSettings />
           <AlertSettings />
           <DesktopSettings />
         </>

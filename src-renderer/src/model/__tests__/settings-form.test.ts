@@ -27,6 +27,7 @@ const saved: ConsoleSettings = {
   heartbeatConfigured: false,
   heartbeatLabel: '',
   heartbeatEverySeconds: 30,
+  sweep: { destination: '', keepLamports: null, automatic: false, thresholdLamports: '100000000', everySeconds: 86_400 },
 };
 
 describe('cluster choice', () => {
