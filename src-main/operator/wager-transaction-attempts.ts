@@ -34,12 +34,15 @@ const KEEPER_STEP_WORDS: Record<string, string> = {
 /** Which wager step a transaction was: its first wager-program instruction, in words. */
 export function stepOfTransaction(tx: TransactionJson, program: string): string {
   const keys = tx.transaction.message.accountKeys;
-  const instruction = (tx.transaction.message.instructions as readonly { programIdIndex: number; data?: string }[]).find(
-    (ix) => keys[ix.programIdIndex] === program,
-  );
+  const instruction = (
+    tx.transaction.message.instructions as readonly { programIdIndex: number; data?: string }[]
+  ).find((ix) => keys[ix.programIdIndex] === program);
   if (!instruction?.data) return 'another program';
   try {
-    return STEP_WORDS[identifyWagerInstruction(getBase58Encoder().encode(instruction.data))] ?? 'another wager instruction';
+    return (
+      STEP_WORDS[identifyWagerInstruction(getBase58Encoder().encode(instruction.data))] ??
+      'another wager instruction'
+    );
   } catch {
     return 'an unknown wager instruction';
   }
@@ -69,7 +72,11 @@ function keeperError(row: KeeperStepRow): string {
 }
 
 /** Chain failures and keeper failures in one list, one entry per signature, newest first. */
-export function mergeAttempts(chain: FailedAttemptView[], keeper: KeeperStepRow[], keeperAddress: string | null): FailedAttemptView[] {
+export function mergeAttempts(
+  chain: FailedAttemptView[],
+  keeper: KeeperStepRow[],
+  keeperAddress: string | null,
+): FailedAttemptView[] {
   const bySignature = new Map(chain.filter((a) => a.signature).map((a) => [a.signature!, a]));
   const merged = [...chain];
   for (const row of keeper) {
@@ -91,8 +98,14 @@ export function mergeAttempts(chain: FailedAttemptView[], keeper: KeeperStepRow[
 }
 
 /** The failed transactions the chain kept on the wager's address. */
-export async function chainFailedAttempts(rpc: Rpc<SolanaRpcApi>, wager: Address, programs: ErrorNamingPrograms): Promise<FailedAttemptView[]> {
-  const page = await rpc.getSignaturesForAddress(wager, { limit: SIGNATURES_READ, commitment: 'confirmed' }).send();
+export async function chainFailedAttempts(
+  rpc: Rpc<SolanaRpcApi>,
+  wager: Address,
+  programs: ErrorNamingPrograms,
+): Promise<FailedAttemptView[]> {
+  const page = await rpc
+    .getSignaturesForAddress(wager, { limit: SIGNATURES_READ, commitment: 'confirmed' })
+    .send();
   const failed = page.filter((entry) => entry.err !== null);
   return Promise.all(
     failed.map(async (entry) => {
@@ -103,7 +116,9 @@ export async function chainFailedAttempts(rpc: Rpc<SolanaRpcApi>, wager: Address
         signature: entry.signature,
         step: tx ? stepOfTransaction(tx, programs.wager) : 'unknown (the transaction is no longer kept)',
         sender: tx?.transaction.message.accountKeys[0] ?? null,
-        error: (tx && failureInWords(tx, programs)) ?? JSON.stringify(entry.err, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+        error:
+          (tx && failureInWords(tx, programs)) ??
+          JSON.stringify(entry.err, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
         source: 'chain' as const,
       };
     }),

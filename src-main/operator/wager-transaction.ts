@@ -57,7 +57,11 @@ interface TokenBalanceJson {
  * cluster (a localnet, a custom RPC) through the Explorer's custom-RPC parameter.
  * @example transactionExplorerUrl('devnet', 'https://api.devnet.solana.com', 'Sig') // "https://explorer.solana.com/tx/Sig?cluster=devnet"
  */
-export function transactionExplorerUrl(cluster: ClusterName | null, rpcUrl: string, signature: string): string {
+export function transactionExplorerUrl(
+  cluster: ClusterName | null,
+  rpcUrl: string,
+  signature: string,
+): string {
   const base = `https://explorer.solana.com/tx/${signature}`;
   if (cluster === 'mainnet-beta') return base;
   if (cluster === 'devnet' || cluster === 'testnet') return `${base}?cluster=${cluster}`;
@@ -82,7 +86,10 @@ export function labelAccounts(
     const own = known.get(key);
     const owner = tokenOwners.get(key);
     const ownerLabel = owner ? known.get(owner) : undefined;
-    labels.set(key, own ?? (ownerLabel ? `${ownerLabel}'s USDC account` : owner ? 'a USDC account' : 'other account'));
+    labels.set(
+      key,
+      own ?? (ownerLabel ? `${ownerLabel}'s USDC account` : owner ? 'a USDC account' : 'other account'),
+    );
   }
   return labels;
 }
@@ -100,12 +107,20 @@ export function knownAccounts(entries: readonly [string | undefined, string][]):
 }
 
 /** Every account whose SOL or USDC changed: signed lamports and USDC base units as decimal strings. */
-export function balanceChanges(tx: TransactionJson, usdcMint: string, labels: ReadonlyMap<string, string>): BalanceChangeView[] {
+export function balanceChanges(
+  tx: TransactionJson,
+  usdcMint: string,
+  labels: ReadonlyMap<string, string>,
+): BalanceChangeView[] {
   const meta = tx.meta;
   if (!meta) return [];
   const keys = accountKeysOf(tx);
   const usdcByIndex = (balances: readonly TokenBalanceJson[] | null | undefined) =>
-    new Map((balances ?? []).filter((b) => b.mint === usdcMint).map((b) => [b.accountIndex, BigInt(b.uiTokenAmount.amount)]));
+    new Map(
+      (balances ?? [])
+        .filter((b) => b.mint === usdcMint)
+        .map((b) => [b.accountIndex, BigInt(b.uiTokenAmount.amount)]),
+    );
   const usdcBefore = usdcByIndex(meta.preTokenBalances);
   const usdcAfter = usdcByIndex(meta.postTokenBalances);
   const changes: BalanceChangeView[] = [];
@@ -114,7 +129,12 @@ export function balanceChanges(tx: TransactionJson, usdcMint: string, labels: Re
     const isUsdc = usdcBefore.has(index) || usdcAfter.has(index);
     const usdc = isUsdc ? (usdcAfter.get(index) ?? 0n) - (usdcBefore.get(index) ?? 0n) : null;
     if (sol === 0n && !usdc) return;
-    changes.push({ address: key, label: labels.get(key) ?? 'other account', solLamports: sol.toString(), usdc: usdc === null ? null : usdc.toString() });
+    changes.push({
+      address: key,
+      label: labels.get(key) ?? 'other account',
+      solLamports: sol.toString(),
+      usdc: usdc === null ? null : usdc.toString(),
+    });
   });
   return changes;
 }
@@ -160,9 +180,16 @@ export interface TransactionContext {
   rpcUrl: string;
 }
 
-export async function readTransactionJson(rpc: Rpc<SolanaRpcApi>, signature: string): Promise<TransactionJson | null> {
+export async function readTransactionJson(
+  rpc: Rpc<SolanaRpcApi>,
+  signature: string,
+): Promise<TransactionJson | null> {
   return (await rpc
-    .getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
+    .getTransaction(signature as Signature, {
+      encoding: 'json',
+      maxSupportedTransactionVersion: 0,
+      commitment: 'confirmed',
+    })
     .send()) as unknown as TransactionJson | null;
 }
 

@@ -15,7 +15,10 @@ import {
   type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
-import { getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
+import {
+  getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+} from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
 import {
   alwaysPaysPaytable,
@@ -28,7 +31,13 @@ import {
   waitFor,
 } from '../../keeper/__tests__/keeper-test-helpers';
 import { WAGER_ERROR_SENTENCES } from '../../protocol/program-error-sentences';
-import { findConfigPda, getClaimPayoutForWager, getConfigDecoder, getWagerDecoder, WagerStatus } from '../../protocol/wager';
+import {
+  findConfigPda,
+  getClaimPayoutForWager,
+  getConfigDecoder,
+  getWagerDecoder,
+  WagerStatus,
+} from '../../protocol/wager';
 import { findServiceAddresses } from '../../protocol/wager/service-instructions';
 import { inspectWager } from '../wager-inspection';
 import {
@@ -51,10 +60,18 @@ async function readAccount<T>(key: Address, decode: (bytes: Uint8Array) => T): P
 
 /** Sends without preflight, as a careless client would: the transaction lands on chain and fails there. */
 async function sendFailing(payer: KeyPairSigner, instructions: Instruction[]): Promise<string> {
-  const signed = await signTransactionMessageWithSigners(await transactionMessage(bed.rpc, payer, instructions));
-  await bed.rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true }).send();
+  const signed = await signTransactionMessageWithSigners(
+    await transactionMessage(bed.rpc, payer, instructions),
+  );
+  await bed.rpc
+    .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', skipPreflight: true })
+    .send();
   const signature = getSignatureFromTransaction(signed);
-  await waitFor(async () => (await bed.rpc.getSignatureStatuses([signature]).send()).value[0]?.err ?? undefined, 10_000, 'the failed claim');
+  await waitFor(
+    async () => (await bed.rpc.getSignatureStatuses([signature]).send()).value[0]?.err ?? undefined,
+    10_000,
+    'the failed claim',
+  );
   return signature;
 }
 
@@ -63,19 +80,43 @@ describe("a wager's transactions on the localnet", () => {
     const { app, program } = bed.parts;
     const paytable = await alwaysPaysPaytable(bed.rpc, bed.localnet);
     const beneficiary = await freshBeneficiary(bed.rpc, bed.parts.mint, app);
-    const opened = await openWager(bed.rpc, bed.localnet, app, { paytableAddress: paytable, stake: 1_000_000n, beneficiary: beneficiary.usdc });
-    await sendInstructions(bed.rpc, app, [getCloseAccountInstruction({ account: beneficiary.usdc, destination: app.address, owner: beneficiary.owner })]);
+    const opened = await openWager(bed.rpc, bed.localnet, app, {
+      paytableAddress: paytable,
+      stake: 1_000_000n,
+      beneficiary: beneficiary.usdc,
+    });
+    await sendInstructions(bed.rpc, app, [
+      getCloseAccountInstruction({
+        account: beneficiary.usdc,
+        destination: app.address,
+        owner: beneficiary.owner,
+      }),
+    ]);
     const { keeper, key } = await bed.keeper('parks');
-    const parked = await waitFor(async () => {
-      const wager = await readAccount(opened.wager, (b) => getWagerDecoder().decode(b));
-      return wager?.status === WagerStatus.PayoutPending ? wager : undefined;
-    }, 30_000, 'the parked payout');
+    const parked = await waitFor(
+      async () => {
+        const wager = await readAccount(opened.wager, (b) => getWagerDecoder().decode(b));
+        return wager?.status === WagerStatus.PayoutPending ? wager : undefined;
+      },
+      30_000,
+      'the parked payout',
+    );
     await bed.stopKeeper(keeper);
-    const claim = () => getClaimPayoutForWager({ caller: app, wagerAddress: opened.wager, wager: parked, programAddress: program });
+    const claim = () =>
+      getClaimPayoutForWager({
+        caller: app,
+        wagerAddress: opened.wager,
+        wager: parked,
+        programAddress: program,
+      });
     const failedClaim = await sendFailing(app, [await claim()]);
     // The beneficiary's account opened again and the claim, in one transaction (so it differs from the failed one).
     const claimSignature = await sendInstructions(bed.rpc, app, [
-      await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: app, mint: bed.parts.mint, owner: beneficiary.owner.address }),
+      await getCreateAssociatedTokenIdempotentInstructionAsync({
+        payer: app,
+        mint: bed.parts.mint,
+        owner: beneficiary.owner.address,
+      }),
       await claim(),
     ]);
 
@@ -85,7 +126,12 @@ describe("a wager's transactions on the localnet", () => {
     expect(report.settleTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
     const context = {
       wager: opened.wager,
-      parties: { stakeOwner: String(report.stakeOwner), beneficiary: String(report.beneficiary), app: String(report.app), payer: String(report.payer) },
+      parties: {
+        stakeOwner: String(report.stakeOwner),
+        beneficiary: String(report.beneficiary),
+        app: String(report.app),
+        payer: String(report.payer),
+      },
       programs,
       usdcMint: bed.localnet.manifest.usdcMint,
       keeper: key.address,
@@ -93,36 +139,70 @@ describe("a wager's transactions on the localnet", () => {
       rpcUrl: bed.localnet.rpcUrl,
     };
     const { escrow, vault } = await findServiceAddresses(program);
-    const config = (await readAccount((await findConfigPda({ programAddress: program }))[0], (b) => getConfigDecoder().decode(b)))!;
+    const config = (await readAccount((await findConfigPda({ programAddress: program }))[0], (b) =>
+      getConfigDecoder().decode(b),
+    ))!;
     const payout = parked.payout.toString();
 
     // Settle: the keeper paid the fee and earned the config's settle fee; the payout went into the escrow.
     const settle = (await readWagerTransaction(bed.rpc, String(report.settleSignature), context))!;
-    const raw = (await bed.rpc.getTransaction(settle.signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!;
-    expect(settle).toMatchObject({ failure: null, feePayer: key.address, feeLamports: Number(raw.meta!.fee), computeUnits: Number(raw.meta!.computeUnitsConsumed) });
+    const raw = (await bed.rpc
+      .getTransaction(settle.signature as never, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send())!;
+    expect(settle).toMatchObject({
+      failure: null,
+      feePayer: key.address,
+      feeLamports: Number(raw.meta!.fee),
+      computeUnits: Number(raw.meta!.computeUnitsConsumed),
+    });
     expect(settle.computeUnits).toBeGreaterThan(0);
     expect(settle.feeLamports).toBeGreaterThanOrEqual(5_000);
-    const change = (tx: typeof settle, account: string) => tx.balanceChanges.find((c) => c.address === account);
-    expect(change(settle, key.address)).toMatchObject({ label: 'keeper (this keeper)', solLamports: String(config.settleFee - BigInt(settle.feeLamports)) });
+    const change = (tx: typeof settle, account: string) =>
+      tx.balanceChanges.find((c) => c.address === account);
+    expect(change(settle, key.address)).toMatchObject({
+      label: 'keeper (this keeper)',
+      solLamports: String(config.settleFee - BigInt(settle.feeLamports)),
+    });
     expect(change(settle, escrow)).toMatchObject({ label: 'payout escrow', usdc: payout });
     expect(change(settle, vault)).toMatchObject({ label: 'pool vault', usdc: `-${payout}` });
     expect(settle.programLogs[0]).toBe(`Program ${program} invoke [1]`);
     expect(settle.programLogs.at(-1)).toBe(`Program ${program} success`);
-    expect(settle.explorerUrl).toBe(`https://explorer.solana.com/tx/${settle.signature}?cluster=custom&customUrl=${encodeURIComponent(bed.localnet.rpcUrl)}`);
+    expect(settle.explorerUrl).toBe(
+      `https://explorer.solana.com/tx/${settle.signature}?cluster=custom&customUrl=${encodeURIComponent(bed.localnet.rpcUrl)}`,
+    );
 
     // Claim: the escrow paid the beneficiary, whose balance on chain is the payout.
     const delivered = (await readWagerTransaction(bed.rpc, claimSignature, context))!;
     expect(await usdcBalance(bed.rpc, beneficiary.usdc)).toBe(parked.payout);
-    expect(change(delivered, beneficiary.usdc)).toMatchObject({ label: 'beneficiary (USDC account)', usdc: payout });
+    expect(change(delivered, beneficiary.usdc)).toMatchObject({
+      label: 'beneficiary (USDC account)',
+      usdc: payout,
+    });
     expect(change(delivered, escrow)).toMatchObject({ usdc: `-${payout}` });
 
     // The failed claim: in words, with its sender, on the chain's list of failed attempts.
     const failed = (await readWagerTransaction(bed.rpc, failedClaim, context))!;
-    expect(failed.failure).toBe(`beneficiaryCannotReceive: ${WAGER_ERROR_SENTENCES.beneficiaryCannotReceive}`);
-    expect(failed.balanceChanges).toEqual([{ address: app.address, label: 'stake owner, app, payer', solLamports: `-${failed.feeLamports}`, usdc: null }]);
+    expect(failed.failure).toBe(
+      `beneficiaryCannotReceive: ${WAGER_ERROR_SENTENCES.beneficiaryCannotReceive}`,
+    );
+    expect(failed.balanceChanges).toEqual([
+      {
+        address: app.address,
+        label: 'stake owner, app, payer',
+        solLamports: `-${failed.feeLamports}`,
+        usdc: null,
+      },
+    ]);
     const attempts = await chainFailedAttempts(bed.rpc, opened.wager, programs);
     expect(attempts).toEqual([
-      { at: expect.any(String), signature: failedClaim, step: 'claim payout', sender: app.address, error: failed.failure, source: 'chain' },
+      {
+        at: expect.any(String),
+        signature: failedClaim,
+        step: 'claim payout',
+        sender: app.address,
+        error: failed.failure,
+        source: 'chain',
+      },
     ]);
   }, 90_000);
 });
@@ -130,17 +210,40 @@ describe("a wager's transactions on the localnet", () => {
 describe('the parts of a transaction view', () => {
   it('links public clusters by name and any other through the custom RPC parameter', () => {
     expect(transactionExplorerUrl('mainnet-beta', 'https://x', 'S')).toBe('https://explorer.solana.com/tx/S');
-    expect(transactionExplorerUrl('devnet', 'https://x', 'S')).toBe('https://explorer.solana.com/tx/S?cluster=devnet');
+    expect(transactionExplorerUrl('devnet', 'https://x', 'S')).toBe(
+      'https://explorer.solana.com/tx/S?cluster=devnet',
+    );
     expect(transactionExplorerUrl('localnet', 'http://127.0.0.1:8899', 'S')).toBe(
       'https://explorer.solana.com/tx/S?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899',
     );
   });
 
   it("labels a key's several roles together and a labelled wallet's token account as its USDC account", () => {
-    const known = knownAccounts([['A', 'stake owner'], ['A', 'app'], ['A', 'app'], ['V', 'pool vault'], [undefined, 'payer']]);
-    expect([...known]).toEqual([['A', 'stake owner, app'], ['V', 'pool vault']]);
-    const labels = labelAccounts(['A', 'T', 'U', 'X'], known, new Map([['T', 'A'], ['U', 'Z']]));
-    expect([...labels.values()]).toEqual(['stake owner, app', "stake owner, app's USDC account", 'a USDC account', 'other account']);
+    const known = knownAccounts([
+      ['A', 'stake owner'],
+      ['A', 'app'],
+      ['A', 'app'],
+      ['V', 'pool vault'],
+      [undefined, 'payer'],
+    ]);
+    expect([...known]).toEqual([
+      ['A', 'stake owner, app'],
+      ['V', 'pool vault'],
+    ]);
+    const labels = labelAccounts(
+      ['A', 'T', 'U', 'X'],
+      known,
+      new Map([
+        ['T', 'A'],
+        ['U', 'Z'],
+      ]),
+    );
+    expect([...labels.values()]).toEqual([
+      'stake owner, app',
+      "stake owner, app's USDC account",
+      'a USDC account',
+      'other account',
+    ]);
   });
 
   it('lists only accounts whose SOL or USDC changed, USDC of the given mint only', () => {
@@ -170,17 +273,55 @@ describe('the parts of a transaction view', () => {
   });
 
   it("keeps the wager program's log lines, CPIs within included, and drops the others", () => {
-    const logs = ['Program C invoke [1]', 'Program C success', 'Program W invoke [1]', 'Program log: x', 'Program T invoke [2]', 'Program T success', 'Program W consumed 9 of 9 compute units', 'Program W success', 'Program C invoke [1]'];
+    const logs = [
+      'Program C invoke [1]',
+      'Program C success',
+      'Program W invoke [1]',
+      'Program log: x',
+      'Program T invoke [2]',
+      'Program T success',
+      'Program W consumed 9 of 9 compute units',
+      'Program W success',
+      'Program C invoke [1]',
+    ];
     expect(programLogs(logs, 'W')).toEqual(logs.slice(2, 8));
   });
 
   it("merges the keeper's log into the chain's failures by signature, newest first", () => {
-    const chain = [{ at: '2026-11-27T10:00:02.000Z', signature: 'S1', step: 'claim payout', sender: 'K', error: 'e', source: 'chain' as const }];
-    const merged = mergeAttempts(chain, [
-      { atMs: Date.parse('2026-11-27T10:00:01Z'), step: 'claim_payout', outcome: 'failed', signature: 'S1', error: 'claim_payout: invalidBeneficiary' },
-      { atMs: Date.parse('2026-11-27T10:00:03Z'), step: 'claim_payout', outcome: 'failed', signature: null, error: 'claim_payout: invalidBeneficiary' },
-    ], 'K');
-    expect(merged.map((a) => [a.signature, a.source])).toEqual([[null, 'this keeper'], ['S1', 'chain and this keeper']]);
+    const chain = [
+      {
+        at: '2026-11-27T10:00:02.000Z',
+        signature: 'S1',
+        step: 'claim payout',
+        sender: 'K',
+        error: 'e',
+        source: 'chain' as const,
+      },
+    ];
+    const merged = mergeAttempts(
+      chain,
+      [
+        {
+          atMs: Date.parse('2026-11-27T10:00:01Z'),
+          step: 'claim_payout',
+          outcome: 'failed',
+          signature: 'S1',
+          error: 'claim_payout: invalidBeneficiary',
+        },
+        {
+          atMs: Date.parse('2026-11-27T10:00:03Z'),
+          step: 'claim_payout',
+          outcome: 'failed',
+          signature: null,
+          error: 'claim_payout: invalidBeneficiary',
+        },
+      ],
+      'K',
+    );
+    expect(merged.map((a) => [a.signature, a.source])).toEqual([
+      [null, 'this keeper'],
+      ['S1', 'chain and this keeper'],
+    ]);
     expect(merged[0]!.error).toBe(`claim_payout: ${WAGER_ERROR_SENTENCES.invalidBeneficiary}`);
   });
 });
