@@ -11,7 +11,8 @@ import { dirname } from 'node:path';
 import { createChainRpc } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { clusterNameOf } from '../operator/cluster-identity';
-import { KEYCHAIN_ACCOUNT, readKeychainSigner } from '../secrets/keeper-key';
+import { keychainAccountFor, keyClassOf } from '../secrets/cluster-keys';
+import { readKeychainSigner } from '../secrets/keeper-key';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { openDatabase } from '../store/database';
 import { createEarningsLedger } from '../store/earnings-ledger';
@@ -51,17 +52,19 @@ export async function sweepCommand(args: string[]): Promise<number> {
   if (!values.rpc) throw new UsageError('missing --rpc URL (the cluster the keeper cranks on)');
   if (!values.to) throw new UsageError('missing --to ADDRESS (your wallet, where the earnings go)');
   const keep = values.keep === undefined ? null : solFlag('keep', values.keep);
+  const rpc = createChainRpc(values.rpc);
+  const cluster = clusterNameOf(await rpc.getGenesisHash().send(), false);
+  // The keychain's key of this cluster's class (mainnet-beta has its own), as the keeper cranks with.
+  const account = keychainAccountFor(keyClassOf(cluster));
   const signer = values.keypair
     ? await readKeypairFile(values.keypair)
-    : await readKeychainSigner(KEYCHAIN_ACCOUNT).then((found) => {
+    : await readKeychainSigner(account).then((found) => {
         if (!found)
           throw new Error(
-            "no keeper key is stored in the OS keychain: pass the keeper's keypair file with --keypair FILE",
+            `no ${cluster} keeper key is stored in the OS keychain (account "${account}"): pass the keeper's keypair file with --keypair FILE`,
           );
         return found;
       });
-  const rpc = createChainRpc(values.rpc);
-  const cluster = clusterNameOf(await rpc.getGenesisHash().send(), false);
   const dbPath = values.db ?? defaultDatabasePath();
   await mkdir(dirname(dbPath), { recursive: true });
   const db = openDatabase(dbPath);
