@@ -92,6 +92,7 @@ const loadGenerator: OperatorApi = {
   queue: async () => rows,
   wager: async ({ address }) => rows.find((row) => row.address === address) ?? null,
   earningsSeries: async () => [],
+  earningsReport: async () => ({ csv: '', fileName: 'earnings.csv', rows: 0, totals: { cranks: 0, earnedLamports: 0, spentLamports: 0, netLamports: 0, sweeps: 0, sentToWalletLamports: 0 }, notice: null }),
   recentSteps: async () => [],
   stepTally: async () => [],
   fleet: async () => [],

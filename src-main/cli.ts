@@ -101,6 +101,12 @@ Commands:
       exactly the reserve; booked in --db (default: the keeper's keeper.db). The key: --keypair, else the keychain's.
       Prints {"to","sentLamports","feeLamports","keptLamports","signature"} (--dry-run: sends nothing, no signature).
       On mainnet-beta a person confirms: --yes, or the question it asks on a terminal.
+  earnings --since DATE [--until DATE] [--per day] [--csv] [--db FILE]
+      The keeper's earnings for accounting, from --db (default: the keeper's keeper.db; also while it runs).
+      --csv prints CSV: one row per crank (UTC time, step, wager, signature, fee earned, fee spent, net, in SOL
+      with 9 decimals) or, with --per day, one per UTC day; each sweep to the wallet is its own row (its fee
+      spent, its amount in sent_to_wallet_sol). Without --csv, one JSON line of the range's totals. DATE is
+      YYYY-MM-DD (UTC; --until counts that whole day) or an ISO time. Rows pruned by --keep-history: said on stderr.
   inspect ADDRESS [--rpc http://127.0.0.1:8899] [--deployment FILE]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
@@ -153,6 +159,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: async (args) => (await import('./commands/serve-command')).serveCommand(args),
   gateway: async (args) => (await import('./commands/gateway-command')).gatewayCommand(args),
   sweep: async (args) => (await import('./commands/sweep-command')).sweepCommand(args),
+  earnings: async (args) => (await import('./commands/earnings-command')).earningsCommand(args),
   key: async (args) => (await import('./commands/key-command')).keyCommand(args),
   'verify-randomness': async (args) => (await import('./commands/verify-randomness-command')).verifyRandomnessCommand(args),
   'oracle-demo': oracleDemoCommand,

@@ -376,6 +376,16 @@ export interface EarningsPoint {
   cranks: number;
 }
 
+/** An earnings report: the CSV text, its file name, the sums of its rows (lamports) and what pruning left out. */
+export interface EarningsReportView {
+  csv: string;
+  fileName: string;
+  rows: number;
+  totals: { cranks: number; earnedLamports: number; spentLamports: number; netLamports: number; sweeps: number; sentToWalletLamports: number };
+  /** Rows of the range pruned by --keep-history, and what to do; null when the report is whole. */
+  notice: string | null;
+}
+
 /** One wager as the queue and its detail show it: the keeper's record plus what the account said. */
 export interface QueueRow {
   address: string;
@@ -688,6 +698,8 @@ export interface OperatorApi {
   /** One wager's record, or null when the keeper has none. */
   wager(args: { address: string }): Promise<QueueRow | null>;
   earningsSeries(args: { sinceMs: number; bucketMs: number }): Promise<EarningsPoint[]>;
+  /** The earnings CSV for accounting over [sinceMs, untilMs): per crank or per UTC day, sweeps as their own rows (src-main/reports). */
+  earningsReport(args: { sinceMs: number; untilMs: number; per: 'crank' | 'day' }): Promise<EarningsReportView>;
   recentSteps(args: { limit: number }): Promise<StepView[]>;
   /** Per crank step since `sinceMs`: tried, landed, lost, skipped and failed (by reason), fees earned and spent. */
   stepTally(args: { sinceMs: number }): Promise<StepTallyView[]>;
@@ -786,6 +798,7 @@ export const OPERATOR_METHODS = [
   'queue',
   'wager',
   'earningsSeries',
+  'earningsReport',
   'recentSteps',
   'stepTally',
   'fleet',

@@ -15,6 +15,7 @@ import { SERVE_OPTIONS } from '../serve-command';
 import { GATEWAY_OPTIONS } from '../gateway-command';
 import { DEPLOY_OPTIONS } from '../deploy-command';
 import { SWEEP_OPTIONS } from '../sweep-command';
+import { EARNINGS_OPTIONS } from '../earnings-command';
 import { KEY_OPTIONS } from '../key-command';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
@@ -51,6 +52,7 @@ describe('wager-keeper help', () => {
     ['deploy', DEPLOY_OPTIONS],
     ['key', KEY_OPTIONS],
     ['sweep', SWEEP_OPTIONS],
+    ['earnings', EARNINGS_OPTIONS],
   ] as const)('lists every flag of %s', (command, options) => {
     expect(help.code).toBe(0);
     const block = usageBlock(help.stdout, command);

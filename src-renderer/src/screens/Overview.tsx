@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Suspense, startTransition, useEffect, useState, type ReactNode } from 'react';
 import type { EarningsTotals, StatusView } from '../../../src-main/operator/operator-interface';
 import { CopyButton } from '../components/CopyButton';
+import { EarningsReport } from '../components/EarningsReport';
 import { FleetPanel } from '../components/FleetPanel';
 import { GoTo } from '../components/GoTo';
 import { RangeButtons } from '../components/RangeButtons';
@@ -359,6 +360,7 @@ export function Overview() {
         <Counts />
         <Earnings />
         <SentToWallet />
+        <EarningsReport />
         <StepTallyPanel />
         <FleetPanel />
         <RpcStatus />
