@@ -1,10 +1,10 @@
 /** The Overview's line on the priority fee the keeper's cranks carry now, and why (the percentile it came from, the cap, or the flag). */
 import type { StatusView } from '../../../src-main/operator/operator-interface';
-import { priorityFeeText, type PriorityFeeView } from '../model/rpc-endpoints';
+import { priorityFeeText } from '../model/rpc-endpoints';
 import { TimeText } from './TimeText';
 
 export function PriorityFeeLine({ status }: { status: StatusView }) {
-  const fee = (status as StatusView & { priorityFee?: PriorityFeeView }).priorityFee;
+  const fee = status.priorityFee;
   if (!fee) return null;
   return (
     <p

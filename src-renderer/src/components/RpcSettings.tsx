@@ -38,8 +38,7 @@ export function useRpcStatus(refetchMs: number) {
 }
 
 /** StatusView.rpc (the failover's part of the status); absent before the first status or from an older core. */
-export const rpcOf = (status: StatusView | undefined): RpcView | null =>
-  (status as (StatusView & { rpc?: RpcView }) | undefined)?.rpc ?? null;
+export const rpcOf = (status: StatusView | undefined): RpcView | null => status?.rpc ?? null;
 
 function EndpointTable({ rpc }: { rpc: RpcView }) {
   const now = useNow();

@@ -3,26 +3,18 @@
  * __tests__): Settings → RPC's table cells, the status line's failover notice, the Overview's fee line, and
  * the checks on a fallback or send endpoint typed into Settings → RPC.
  */
-import type { RpcEndpointStatus } from '../../../src-main/chain/rpc-endpoints';
-import type { ClusterSetting } from '../../../src-main/operator/operator-interface';
+import type {
+  ClusterSetting,
+  RpcEndpointStatus,
+  StatusView,
+} from '../../../src-main/operator/operator-interface';
 import { formatDuration, groupDigits } from './format';
 
-/** What the status carries about the endpoints (StatusView.rpc). */
-export interface RpcView {
-  endpoints: RpcEndpointStatus[];
-  /** Reads go to an endpoint other than the preferred one. */
-  failedOver: boolean;
-  /** ISO time of the failover, null when not failed over. */
-  since: string | null;
-}
+/** What the status carries about the endpoints: their health, and whether reads left the preferred one. */
+export type RpcView = NonNullable<StatusView['rpc']>;
 
-/** The fee the keeper's cranks carry now and why (StatusView.priorityFee). */
-export interface PriorityFeeView {
-  mode: 'fixed' | 'auto';
-  microLamports: number;
-  why: string;
-  at: string | null;
-}
+/** The fee the keeper's cranks carry now and why. */
+export type PriorityFeeView = NonNullable<StatusView['priorityFee']>;
 
 /** Same as the contract's cap on saved lists (console-settings.ts MAX_EXTRA_ENDPOINTS). */
 export const MAX_EXTRA_ENDPOINTS = 8;
@@ -93,10 +85,8 @@ export function failoverNotice(rpc: RpcView | null | undefined): { text: string;
 }
 
 /** The Overview's fee line: "Priority fee 1,200 µL/CU — p75 of recent fees × 1.2". */
-export function priorityFeeText(fee: PriorityFeeView): string {
-  const amount = fee.microLamports === 0 ? 'none (0 µL/CU)' : `${groupDigits(fee.microLamports)} µL/CU`;
-  return `Priority fee ${amount} — ${fee.why}`;
-}
+export const priorityFeeText = (fee: PriorityFeeView): string =>
+  `Priority fee ${groupDigits(fee.microLamports)} µL/CU — ${fee.why}`;
 
 /**
  * Checks an endpoint URL typed into Settings → RPC before it joins `list`: an http(s) URL, not the

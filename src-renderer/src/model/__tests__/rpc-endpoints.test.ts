@@ -1,6 +1,6 @@
 /** Settings → RPC's cells, the status line's failover notice, the Overview's fee line and the endpoint form's checks, as an operator reads them. */
 import { describe, expect, it } from 'vitest';
-import type { RpcEndpointStatus } from '../../../../src-main/chain/rpc-endpoints';
+import type { RpcEndpointStatus } from '../../../../src-main/operator/operator-interface';
 import {
   addEndpoint,
   errorRateText,
@@ -85,8 +85,8 @@ describe('the fee line', () => {
       priorityFeeText({ mode: 'auto', microLamports: 1200, why: 'p75 of recent fees × 1.2', at: null }),
     ).toBe('Priority fee 1,200 µL/CU — p75 of recent fees × 1.2');
     expect(
-      priorityFeeText({ mode: 'fixed', microLamports: 0, why: 'fixed by --priority-fee', at: null }),
-    ).toBe('Priority fee none (0 µL/CU) — fixed by --priority-fee');
+      priorityFeeText({ mode: 'fixed', microLamports: 0, why: 'none set (--priority-fee 0)', at: null }),
+    ).toBe('Priority fee 0 µL/CU — none set (--priority-fee 0)');
   });
 });
 
