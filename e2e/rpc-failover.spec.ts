@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startTcpProxy } from '../src-main/keeper/__tests__/network-faults';
+import { closedPort, startTcpProxy } from '../src-main/keeper/__tests__/network-faults';
 import { attachScreenshot, startCommand, type RunningCommand, type ServeReady } from './console-fixture';
 
 type TcpForward = Awaited<ReturnType<typeof startTcpProxy>>;
@@ -166,6 +166,13 @@ test('on an RPC cluster entered in Settings, a fallback endpoint is added in Set
   await field.fill('127.0.0.1:8899');
   await section.getByRole('button', { name: 'Add fallback' }).click();
   await expect(section.getByText(/^Enter an http:\/\/ or https:\/\/ URL/)).toBeVisible();
+  // One nothing answers is refused before anything restarts, saying why.
+  const nobody = `http://127.0.0.1:${await closedPort()}`;
+  await field.fill(nobody);
+  await section.getByRole('button', { name: 'Add fallback' }).click();
+  await expect(section.getByRole('alert')).toContainText('Nothing was saved: The fallback endpoint');
+  await expect(section.getByRole('alert')).toContainText('connection refused');
+  await expect(section.getByRole('list', { name: 'Fallback read endpoints' })).toHaveCount(0);
 
   await field.fill(added.url);
   await section.getByRole('button', { name: 'Add fallback' }).click();
