@@ -99,7 +99,8 @@ export function reserveFor(
   setBy = 'Settings → Earnings',
 ): Reserve {
   const dailySpendLamports = BigInt(Math.ceil(Number(spend.feeLamports) / spend.days));
-  const perDay = `${solText(dailySpendLamports)} a day, the average of the last ${spend.days >= RESERVE_DAYS ? RESERVE_DAYS : spend.days.toFixed(1)} days`;
+  const days = Number(Math.min(spend.days, RESERVE_DAYS).toFixed(1));
+  const perDay = `${solText(dailySpendLamports)} a day, the average of the last ${days === 1 ? 'day' : `${days} days`}`;
   if (keepLamports !== null)
     return {
       lamports: keepLamports,
