@@ -8,6 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultWebSocketUrl } from '../chain/rpc-connection';
+import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import { localnetListenError } from '../commands/localnet-command';
 import type { Deployment } from '../deployment/deployment';
 import { NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
@@ -25,19 +26,13 @@ export interface ChainSide {
   rpcUrl: string;
   wsUrl: string;
   /** Every endpoint the keeper reads from (rpcUrl/wsUrl first, preferred) and sends to: connectToChain takes these. */
-  endpoints: ClusterEndpoints;
+  endpoints: ChainEndpoints;
   manifest: LocalnetManifest | null;
   /** Where the service is on this cluster (null: none known; `view.noDeployment` says so and the keeper waits). */
   deployment: Deployment | null;
   deploymentSource: DeploymentSource | null;
   view: ClusterView;
   dbPath: string;
-}
-
-/** Where the keeper reads (first preferred) and what it also sends to: chain/rpc-endpoints.ts's ChainEndpoints. */
-export interface ClusterEndpoints {
-  reads: { rpcUrl: string; wsUrl: string }[];
-  sends: string[];
 }
 
 type ChainOptions = Pick<ResolvedOperatorOptions, 'flags' | 'host' | 'dataDir' | 'settings' | 'failFast'>;
@@ -145,9 +140,9 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
 /**
  * The read and send endpoints of an RPC cluster: its own URL first (preferred, with `wsUrl`), then the
  * fallbacks saved in Settings → RPC (or given by repeated --rpc), each with the WebSocket derived from its
- * URL, since a fallback is usually another provider. Shaped as chain/rpc-endpoints.ts's ChainEndpoints.
+ * URL, since a fallback is usually another provider.
  */
-export function clusterEndpoints(setting: Extract<ClusterSetting, { kind: 'rpc' }>, wsUrl: string): ClusterEndpoints {
+export function clusterEndpoints(setting: Extract<ClusterSetting, { kind: 'rpc' }>, wsUrl: string): ChainEndpoints {
   return {
     reads: [{ rpcUrl: setting.rpcUrl, wsUrl }, ...(setting.fallbackRpcUrls ?? []).map((rpcUrl) => ({ rpcUrl, wsUrl: defaultWebSocketUrl(rpcUrl) }))],
     sends: [...(setting.sendRpcUrls ?? [])],
