@@ -11,6 +11,7 @@ import {
   checkDestination,
   checkReserve,
   measuredSpend,
+  type MeasuredSpend,
   reserveFor,
   solText,
   SweepRefusal,
@@ -33,6 +34,8 @@ export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' |
 
 /** How often the automatic mode reads the balance (one getBalance) while it is on. */
 export const AUTOMATIC_CHECK_MS = 5_000;
+/** How long one reading of the measured spend (7 days of earnings) serves the reserve. */
+const SPEND_READ_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** The automatic interval: at least a minute, at most 30 days. */
 export const SWEEP_EVERY_SECONDS = { min: 60, max: 30 * 86_400 } as const;
@@ -152,13 +155,22 @@ export function createSweepService(
     return current;
   };
 
+  /** The measured spend, read again at most once a minute: it reads 7 days of earnings on the loop's thread. */
+  let spend: { side: object; atMs: number; value: MeasuredSpend } | undefined;
+  const measured = (side: NonNullable<typeof control.keeperSide>): MeasuredSpend => {
+    const now = Date.now();
+    if (spend?.side !== side || now - spend.atMs >= SPEND_READ_MS)
+      spend = { side, atMs: now, value: measuredSpend(side.core.keeper.earnings, now) };
+    return spend.value;
+  };
+
   const reserve = (): Reserve => {
     const side = control.keeperSide;
     if (!side) throw control.notRunning('send earnings');
     const keep = settings().keepLamports;
     return reserveFor(
       keep === null ? null : BigInt(keep),
-      measuredSpend(side.core.keeper.earnings, Date.now()),
+      measured(side),
       flags.sweep?.keepLamports !== undefined ? '--sweep-keep' : 'Settings → Earnings',
     );
   };
