@@ -130,4 +130,24 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX wagers_by_state;
   CREATE INDEX oracle_latency_by_time ON oracle_latency (at, fulfilled_slot);
   `,
+  // 6: crank steps per UTC hour, step and outcome (the Overview's cranks today and the step table read whole
+  // hours here, kept by a trigger like the earnings'); the rows of failed and skipped steps by time (their
+  // reasons) and failed and lost ones by wager (the Inspector's failed attempts) through small partial indexes.
+  `
+  CREATE TABLE crank_steps_hourly (
+    hour_ms INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (hour_ms, step, outcome)
+  ) WITHOUT ROWID;
+  INSERT INTO crank_steps_hourly (hour_ms, step, outcome, n)
+    SELECT (at_ms / 3600000) * 3600000, step, outcome, COUNT(*) FROM crank_steps GROUP BY 1, 2, 3;
+  CREATE TRIGGER crank_steps_hourly_on_step AFTER INSERT ON crank_steps BEGIN
+    INSERT INTO crank_steps_hourly (hour_ms, step, outcome, n) VALUES ((CAST(NEW.at_ms AS INTEGER) / 3600000) * 3600000, NEW.step, NEW.outcome, 1)
+      ON CONFLICT (hour_ms, step, outcome) DO UPDATE SET n = n + 1;
+  END;
+  CREATE INDEX crank_steps_failed_or_skipped_by_time ON crank_steps (at_ms) WHERE outcome IN ('failed', 'skipped');
+  CREATE INDEX crank_steps_failed_or_lost_by_wager ON crank_steps (wager, at_ms) WHERE outcome IN ('failed', 'lost');
+  `,
 ];

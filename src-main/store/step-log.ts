@@ -25,9 +25,21 @@ export interface StepLog {
   recent(limit: number): StepLogEntry[];
 }
 
+const HOUR_MS = 3_600_000;
+/** The first whole UTC hour at or after `ms`: where the hourly counts take over from the rows. */
+export const firstWholeHour = (ms: number): number => Math.ceil(ms / HOUR_MS) * HOUR_MS;
+
 export function createStepLog(db: Database): StepLog {
-  const insert = db.prepare('INSERT INTO crank_steps (at_ms, wager, step, outcome, signature, error) VALUES (?, ?, ?, ?, ?, ?)');
-  const counts = db.prepare('SELECT outcome, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY outcome');
+  const insert = db.prepare(
+    'INSERT INTO crank_steps (at_ms, wager, step, outcome, signature, error) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  // Whole hours from the hourly counts (migration 6), the rows only for the part hour before the first one.
+  const counts = db.prepare(
+    `SELECT outcome, SUM(n) AS n FROM (
+       SELECT outcome, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? AND at_ms < ? GROUP BY outcome
+       UNION ALL SELECT outcome, SUM(n) AS n FROM crank_steps_hourly WHERE hour_ms >= ? GROUP BY outcome
+     ) GROUP BY outcome`,
+  );
   const recent = db.prepare(
     'SELECT at_ms AS atMs, wager, step, outcome, signature, error FROM crank_steps ORDER BY at_ms DESC, id DESC LIMIT ?',
   );
@@ -37,7 +49,9 @@ export function createStepLog(db: Database): StepLog {
     },
     countsSince: (sinceMs) => {
       const result: Record<StepLogOutcome, number> = { landed: 0, lost: 0, skipped: 0, failed: 0 };
-      for (const row of counts.all(sinceMs) as { outcome: StepLogOutcome; n: number }[]) result[row.outcome] = Number(row.n);
+      const hour = firstWholeHour(sinceMs);
+      for (const row of counts.all(sinceMs, hour, hour) as { outcome: StepLogOutcome; n: number }[])
+        result[row.outcome] = Number(row.n);
       return result;
     },
     recent: (limit) => recent.all(limit) as unknown as StepLogEntry[],

@@ -6,6 +6,7 @@
  */
 import type { Database } from './database';
 import type { CrankStep } from './earnings-ledger';
+import { firstWholeHour, type StepLogOutcome } from './step-log';
 
 export interface StepTally {
   step: CrankStep;
@@ -45,11 +46,22 @@ function topReasons(reasons: Map<string, number>): { reason: string; count: numb
 }
 
 export function createStepTally(db: Database): { since(sinceMs: number): StepTally[] } {
+  // Counts and fees: whole hours from the hourly rollups, the rows for the part hour before the first one
+  // (migrations 5 and 6). Reasons: the failed and skipped rows only, through their partial index.
   const steps = db.prepare(
-    'SELECT step, outcome, error, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? GROUP BY step, outcome, error',
+    `SELECT step, outcome, SUM(n) AS n FROM (
+       SELECT step, outcome, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? AND at_ms < ? GROUP BY step, outcome
+       UNION ALL SELECT step, outcome, SUM(n) AS n FROM crank_steps_hourly WHERE hour_ms >= ? GROUP BY step, outcome
+     ) GROUP BY step, outcome`,
+  );
+  const reasons = db.prepare(
+    "SELECT step, outcome, error, COUNT(*) AS n FROM crank_steps WHERE at_ms >= ? AND outcome IN ('failed', 'skipped') GROUP BY step, outcome, error",
   );
   const fees = db.prepare(
-    'SELECT step, COALESCE(SUM(received_lamports), 0) AS received, COALESCE(SUM(fee_lamports), 0) AS fee FROM earnings WHERE at >= ? GROUP BY step',
+    `SELECT step, SUM(received) AS received, SUM(fee) AS fee FROM (
+       SELECT step, SUM(received_lamports) AS received, SUM(fee_lamports) AS fee FROM earnings WHERE at >= ? AND at < ? GROUP BY step
+       UNION ALL SELECT step, SUM(received_lamports) AS received, SUM(fee_lamports) AS fee FROM earnings_hourly WHERE hour_ms >= ? GROUP BY step
+     ) GROUP BY step`,
   );
   return {
     since(sinceMs) {
@@ -78,28 +90,33 @@ export function createStepTally(db: Database): { since(sinceMs: number): StepTal
         }
         return tally;
       };
-      for (const row of steps.all(sinceMs) as {
+      const hour = firstWholeHour(sinceMs);
+      for (const row of steps.all(sinceMs, hour, hour) as {
         step: CrankStep;
-        outcome: 'landed' | 'lost' | 'skipped' | 'failed';
-        error: string | null;
+        outcome: StepLogOutcome;
         n: number;
       }[]) {
         const tally = entry(row.step);
         const count = Number(row.n);
         tally.tried += count;
         tally[row.outcome] += count;
-        const reasons =
-          row.outcome === 'failed'
-            ? tally.reasons
-            : row.outcome === 'skipped'
-              ? tally.skipReasons
-              : undefined;
-        if (reasons) {
-          const reason = failureReason(row.error);
-          reasons.set(reason, (reasons.get(reason) ?? 0) + count);
-        }
       }
-      for (const row of fees.all(new Date(sinceMs).toISOString()) as {
+      for (const row of reasons.all(sinceMs) as {
+        step: CrankStep;
+        outcome: 'failed' | 'skipped';
+        error: string | null;
+        n: number;
+      }[]) {
+        const tally = entry(row.step);
+        const byReason = row.outcome === 'failed' ? tally.reasons : tally.skipReasons;
+        const reason = failureReason(row.error);
+        byReason.set(reason, (byReason.get(reason) ?? 0) + Number(row.n));
+      }
+      for (const row of fees.all(
+        new Date(sinceMs).toISOString(),
+        new Date(firstWholeHour(sinceMs)).toISOString(),
+        firstWholeHour(sinceMs),
+      ) as {
         step: CrankStep;
         received: number;
         fee: number;

@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../database';
+import { openDatabase, transaction, type Database } from '../database';
 import { createEarningsLedger, type EarningsEntry } from '../earnings-ledger';
 import { parseKeepHistory, pruneHistory } from '../history-retention';
 import { MIGRATIONS } from '../migrations';
 import { createStepLog } from '../step-log';
+import { createStepTally } from '../step-tally';
 import { createWagerRecordStore } from '../wager-records';
 
 const DAY_MS = 86_400_000;
@@ -97,6 +98,39 @@ describe('earnings rollups', () => {
       expired: 5,
       unknown: 0,
     });
+  });
+
+  it('count crank steps per hour as they are logged: cranks today and the step table equal the rows, reasons included', () => {
+    db = openDatabase(join(dir, 'keeper.db'));
+    const steps = createStepLog(db);
+    const outcomes = ['landed', 'landed', 'lost', 'skipped', 'failed'] as const;
+    transaction(db, () => {
+      for (let i = 0; i < 400; i++)
+        steps.record({
+          atMs: NOW - i * 700_000,
+          wager: `W${i}`,
+          step: i % 2 ? 'settle' : 'request',
+          outcome: outcomes[i % 5]!,
+          signature: null,
+          error: i % 5 === 4 ? `boom ${i % 3}: detail` : i % 5 === 3 ? 'FeeAboveReward' : null,
+        });
+    });
+    for (const sinceMs of [NOW - DAY_MS - 1_111_111, NOW - 2 * DAY_MS]) {
+      const rows = db
+        .prepare('SELECT outcome, step, error FROM crank_steps WHERE at_ms >= ?')
+        .all(sinceMs) as { outcome: string; step: string; error: string | null }[];
+      const counts = steps.countsSince(sinceMs);
+      for (const outcome of ['landed', 'lost', 'skipped', 'failed'] as const)
+        expect(counts[outcome]).toBe(rows.filter((r) => r.outcome === outcome).length);
+      const settle = createStepTally(db)
+        .since(sinceMs)
+        .find((tally) => tally.step === 'settle')!;
+      const settleRows = rows.filter((r) => r.step === 'settle');
+      expect(settle.tried).toBe(settleRows.length);
+      expect(settle.failed).toBe(settleRows.filter((r) => r.outcome === 'failed').length);
+      expect(settle.failures.reduce((sum, f) => sum + f.count, 0)).toBe(settle.failed);
+      expect(settle.skips).toEqual([{ reason: 'FeeAboveReward', count: settle.skipped }]);
+    }
   });
 
   it('count wagers by state as they are inserted, change state and are deleted', () => {
