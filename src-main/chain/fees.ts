@@ -28,6 +28,36 @@ export function transactionFeeLamports(microLamportsPerUnit: bigint, unitLimit: 
  * @example priorityPriceWithin(1_000_000n, 100_000n, 50_000n) // 500_000n
  */
 export function priorityPriceWithin(asked: bigint, unitLimit: bigint, maxPriorityLamports?: bigint): bigint {
-  if (maxPriorityLamports === undefined || priorityFeeLamports(asked, unitLimit) <= maxPriorityLamports) return asked;
+  if (maxPriorityLamports === undefined || priorityFeeLamports(asked, unitLimit) <= maxPriorityLamports)
+    return asked;
   return (maxPriorityLamports * MICRO_LAMPORTS_PER_LAMPORT) / unitLimit;
+}
+
+/**
+ * The compute-unit price of a crank priced by the market (`--priority-fee auto`): the market's price
+ * lowered so that the priority fee stays within `payRoomLamports` (the crank's pay less the base fee), or
+ * the urgent raise within its own cap (`urgentCapLamports`, half the pay) when that is higher. The urgent
+ * raise never lowers what the market alone would bid.
+ * @example autoCrankPrice({ market: 3_000_000n, unitLimit: 60_000n, payRoomLamports: 45_000n }) // { price: 750_000n, marketWithinPay: 750_000n }
+ */
+export function autoCrankPrice({
+  market,
+  unitLimit,
+  payRoomLamports,
+  urgent,
+  urgentCapLamports,
+}: {
+  market: bigint;
+  unitLimit: bigint;
+  payRoomLamports?: bigint;
+  urgent?: bigint;
+  urgentCapLamports?: bigint;
+}): { price: bigint; marketWithinPay: bigint } {
+  const marketWithinPay = priorityPriceWithin(market, unitLimit, payRoomLamports);
+  const urgentCap =
+    urgentCapLamports !== undefined && payRoomLamports !== undefined && payRoomLamports < urgentCapLamports
+      ? payRoomLamports
+      : (urgentCapLamports ?? payRoomLamports);
+  const urgentPrice = urgent === undefined ? 0n : priorityPriceWithin(urgent, unitLimit, urgentCap);
+  return { price: urgentPrice > marketWithinPay ? urgentPrice : marketWithinPay, marketWithinPay };
 }

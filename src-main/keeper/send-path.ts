@@ -23,7 +23,7 @@
 import { isWritableRole } from '@solana/kit';
 import { createSignatureConfirmer, type SignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
-import { LAMPORTS_PER_SIGNATURE, priorityPriceWithin, transactionFeeLamports } from '../chain/fees';
+import { autoCrankPrice, LAMPORTS_PER_SIGNATURE, priorityPriceWithin, transactionFeeLamports } from '../chain/fees';
 import { fixedPriorityFeeStatus, type PriorityFeeEstimator, type PriorityFeeStatus } from '../chain/priority-fee-estimate';
 import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
 import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
@@ -258,16 +258,26 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
     }
   };
 
-  /** An auto-priced crank: the market's price (or the urgent raise), lowered within its pay, never skipped for it. */
+  /**
+   * An auto-priced crank: the market's price lowered within its pay (never skipped for it), or the urgent
+   * raise within its own cap (half the pay) when that is higher.
+   */
   const sendAutoCrank = async (estimator: PriorityFeeEstimator, step: CrankStep, subject: string | null, build: () => Promise<Instructions>, options: SendOptions = {}) => {
     const instructions = await build();
     const market = await estimator.priceFor(feeAccounts(step, subject, instructions));
-    const urgent = options.priorityFeeMicroLamports ?? 0n;
-    const priced = crankOptions(step, { ...options, priorityFeeMicroLamports: urgent > market ? urgent : market });
+    const { maxPriorityFeeLamports: urgentCapLamports, priorityFeeMicroLamports: urgent, ...rest } = options;
+    const withinPay = crankOptions(step, rest); // the pay's room as the cap
+    const { price, marketWithinPay: marketPrice } = autoCrankPrice({
+      market,
+      unitLimit: BigInt(UNIT_LIMITS[step]),
+      payRoomLamports: withinPay.maxPriorityFeeLamports,
+      urgent,
+      urgentCapLamports,
+    });
+    const priced = { ...withinPay, priorityFeeMicroLamports: price };
     const above = feeAbovePay(step, priced);
     if (above) return skipForFee(step, subject, above); // the base fee alone is above the pay
-    const price = priorityPriceWithin(priced.priorityFeeMicroLamports!, BigInt(UNIT_LIMITS[step]), priced.maxPriorityFeeLamports);
-    if (price < market) lowered = { step, market, price };
+    if (marketPrice < market) lowered = { step, market, price: marketPrice };
     feeReported.delete(`${step}:${subject ?? ''}`);
     const result = await cranks.send(step, subject, instructions, priced);
     if (result.outcome === 'landed') noteLanded(result.slot, price);

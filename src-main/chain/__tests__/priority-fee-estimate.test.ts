@@ -1,5 +1,6 @@
 import type { GetRecentPrioritizationFeesApi, Rpc } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
+import { autoCrankPrice } from '../fees';
 import {
   createPriorityFeeEstimator,
   DEFAULT_AUTO_PRIORITY_FEE,
@@ -120,5 +121,32 @@ describe('the estimator', () => {
     clock += 1_000;
     expect(await estimator.priceFor(['pool'])).toBe(3_000n);
     expect(await estimator.priceFor(['never-asked'])).toBe(5n);
+  });
+});
+
+describe("an auto-priced crank's price", () => {
+  // A request: 60 000 CU, pays 50 000 lamports, so 45 000 of room above the base fee; urgent cap: half the pay.
+  const request = { unitLimit: 60_000n, payRoomLamports: 45_000n };
+
+  it("bids the market's price, lowered within the pay", () => {
+    expect(autoCrankPrice({ ...request, market: 10_000n })).toEqual({
+      price: 10_000n,
+      marketWithinPay: 10_000n,
+    });
+    expect(autoCrankPrice({ ...request, market: 3_000_000n })).toEqual({
+      price: 750_000n,
+      marketWithinPay: 750_000n,
+    });
+  });
+
+  it('takes the urgent raise within its own cap only when it is higher than the market', () => {
+    // Urgent 5 000 000 within 25 000 lamports: 416 666; above a calm market, below a busy one (which keeps its 750 000).
+    expect(
+      autoCrankPrice({ ...request, market: 0n, urgent: 5_000_000n, urgentCapLamports: 25_000n }).price,
+    ).toBe(416_666n);
+    expect(
+      autoCrankPrice({ ...request, market: 3_000_000n, urgent: 5_000_000n, urgentCapLamports: 25_000n })
+        .price,
+    ).toBe(750_000n);
   });
 });
