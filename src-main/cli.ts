@@ -40,7 +40,7 @@ Commands:
          [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
          [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
          [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
-         [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE]
+         [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE] [--keep-history 90d]
       Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
       --rpc URL (repeatable): read endpoints, the first preferred; reads move to the next healthy one within 2 s when
       one fails or lags 8+ slots, and back once it is healthy (docs/keeper.md, Choosing RPC endpoints). --ws URL:
@@ -72,17 +72,20 @@ Commands:
       --sweep-to ADDRESS [--sweep-keep SOL] [--sweep-threshold 0.1] [--sweep-every 1d] (serve too): sends the earnings
       to your wallet automatically, whatever exceeds the reserve (--sweep-keep, else 7 days of fees at the measured
       spend, at least 0.05 SOL) + the threshold, at most once per interval (30m, 6h, 1d); over Settings → Earnings.
+      --keep-history 90d (or 36h; serve too): prune finished wagers, earnings rows and crank steps older than that, at
+      start and hourly; the hourly totals stay, so all-time earnings and per-day reports stay right. Default: keep all.
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
         [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
         [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
         [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
         [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
-        [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE]
+        [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE] [--keep-history 90d]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
       --heartbeat-url, --heartbeat-every: the dead man's switch, as for keeper.
       --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
+      --keep-history DURATION: prune old finished history, as for keeper.
   gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus

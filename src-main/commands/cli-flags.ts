@@ -7,6 +7,7 @@ import { checkHeartbeatUrl } from '../alerts/heartbeat';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard, ShardFormatError, type Shard } from '../keeper/shard';
 import { parseAlertWebhook, type AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { AlertWebhookError } from '../alerts/channels/webhook-request';
+import { parseKeepHistory } from '../store/history-retention';
 
 /** A command line the command cannot run with: wrong, missing or conflicting flags. Exit code 2. */
 export class UsageError extends Error {}
@@ -121,4 +122,14 @@ export function alertWebhookFlags(values: { 'alert-webhook'?: string[] }): Alert
       throw error;
     }
   });
+}
+
+/** --keep-history 90d / 36h: how long finished history is kept (ms), or undefined (keep all). */
+export function keepHistoryFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseKeepHistory(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -18,7 +18,7 @@ import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { shardLabel } from '../keeper/shard';
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
-import { alertWebhookFlags, heartbeatFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError } from './cli-flags';
+import { alertWebhookFlags, heartbeatFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError, keepHistoryFlag } from './cli-flags';
 import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
@@ -61,6 +61,7 @@ export const KEEPER_OPTIONS = {
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   ...SWEEP_FLAG_OPTIONS,
+  'keep-history': { type: 'string' },
   'no-console': { type: 'boolean' },
   'log-file': { type: 'string' },
 } as const;
@@ -83,6 +84,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
+  const keepHistoryMs = keepHistoryFlag(values['keep-history']);
   const localnet = await fetchLocalnetManifest(rpcUrl).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(rpcUrl, values['faucet-mint'], values['faucet-authority']);
@@ -109,6 +111,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
       ...(sweep ? { sweep } : {}),
+      ...(keepHistoryMs ? { keepHistoryMs } : {}),
     },
     readyLine: (described) => ({
       api: described.apiUrl,

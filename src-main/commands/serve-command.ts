@@ -8,7 +8,7 @@
  * with none known, serve exits 1 saying so.
  */
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-flags';
-import { alertWebhookFlags, heartbeatFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError } from './cli-flags';
+import { alertWebhookFlags, heartbeatFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError, keepHistoryFlag } from './cli-flags';
 import { shardLabel } from '../keeper/shard';
 import { generateKeyPairSigner } from '@solana/kit';
 import { deploymentSummary } from '../deployment/deployment';
@@ -42,6 +42,7 @@ export const SERVE_OPTIONS = {
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   ...SWEEP_FLAG_OPTIONS,
+  'keep-history': { type: 'string' },
   'no-console': { type: 'boolean' },
   'log-file': { type: 'string' },
 } as const;
@@ -67,6 +68,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
+  const keepHistoryMs = keepHistoryFlag(values['keep-history']);
   return runConsoleHost({
     console: !values['no-console'],
     ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
@@ -87,6 +89,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
       ...(sweep ? { sweep } : {}),
+      ...(keepHistoryMs ? { keepHistoryMs } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.
     companion: async (described) => {

@@ -13,6 +13,7 @@ import { loadClusterKeeperKey } from '../secrets/cluster-keys';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
 import { createStepLog, type StepLog } from '../store/step-log';
 import { createStepTally } from '../store/step-tally';
+import { startHistoryRetention } from '../store/history-retention';
 import type { ChainSide } from './chain-side';
 import { createDemoApp, demoPlacement, type DemoApp } from './demo-app';
 import type { ConsoleSettings, GuardianKeySource, KeySource } from './operator-interface';
@@ -87,6 +88,13 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
   });
   const stepLog = createStepLog(core.db);
   const stepTally = createStepTally(core.db);
+  // --keep-history: prune old finished rows at start and hourly, in small batches (the rollups stay).
+  const stopRetention = flags.keepHistoryMs
+    ? startHistoryRetention(core.db, flags.keepHistoryMs, {
+        onPruned: (pruned) => options.log?.info({ pruned, keepHistoryMs: flags.keepHistoryMs }, 'old history pruned'),
+        onError: (error) => options.log?.warn({ error: error.message }, 'pruning old history failed; it is tried again in an hour'),
+      })
+    : () => undefined;
   const detach = hooks.attach(core, stepLog, deployment);
   const started: KeeperSide = {
     core,
@@ -102,6 +110,7 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
       started.stopped = true;
       started.demo?.stop();
       started.demo = null;
+      stopRetention();
       await core.stop();
       detach();
     },

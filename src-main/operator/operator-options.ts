@@ -22,6 +22,8 @@ export interface OperatorFlags {
   embeddedRpcPort?: number;
   embeddedSlotMs?: number;
   dbPath?: string;
+  /** --keep-history: prune finished history older than this many ms (issue 28); absent: keep all. */
+  keepHistoryMs?: number;
   keypairFile?: string;
   apiPort?: number;
   apiHost?: string;

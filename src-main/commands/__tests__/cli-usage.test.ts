@@ -96,6 +96,8 @@ describe('usage errors: exit code 2 and a message naming the flag, before anythi
     [['open', '--paytable', 'dice', '--amount', '1.00', '--app-keypair', 'app.json'], /--app-keypair needs --keypair/],
     [['serve', '--deployment', 'devnet.json'], /--deployment needs --rpc: the embedded localnet brings its own deployment/],
     [['serve', '--heartbeat-every', '30'], /--heartbeat-every goes with --heartbeat-url URL/],
+    [['serve', '--keep-history', 'forever'], /--keep-history forever: give a duration such as 90d/],
+    [['keeper', '--rpc', 'http://127.0.0.1:1', '--keep-history', '0d'], /--keep-history 0d: give a duration such as 90d/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--heartbeat-url', 'hc-ping.com/abc'], /--heartbeat-url: the heartbeat URL must be an http:\/\/ or https:\/\/ URL/],
     [['keeper', '--rpc', 'http://127.0.0.1:1', '--heartbeat-url', 'https://hc-ping.com/abc', '--heartbeat-every', '0'], /--heartbeat-every must be an integer >= 1/],
     [['serve', '--alert-expiry-warning-slots', '151'], /--alert-expiry-warning-slots: expiryWarningSlots must be the slots before expiry at which a wager without a request alerts \(an integer from 1 to 150\), got 151/],
