@@ -336,7 +336,7 @@ export function createEndpointPool(options: EndpointPoolOptions): EndpointPool {
         e.slotAt = Date.now();
         await checkGenesis(e);
       }
-      return e.genesis !== 'other';
+      return (e.genesis as PoolEndpoint['genesis']) !== 'other'; // checkGenesis may have changed it
     },
     succeeded(e, ms, method, result) {
       sample(e, true, ms);

@@ -150,7 +150,7 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
         })
       : connectToChain(options.rpcUrl, options.wsUrl);
     started.push(() => connection.close());
-    connection.onEndpointSwitch((from, to, why) => logger.warn({ from, to, why }, `RPC reads moved from ${from} to ${to}: ${why}`));
+    connection.onEndpointSwitch((from, to, why) => logger.warn({ from, to, why }, `RPC reads moved from ${from} to ${to} (${why})`));
     const keeper = createKeeper({
       connection,
       signer: options.signer,

@@ -8,11 +8,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
-import { fundedSigner, signTransfer } from '../../localnet/__tests__/localnet-test-helpers';
+import { fundedSigner, signTransfer, type LocalRpc } from '../../localnet/__tests__/localnet-test-helpers';
 import { connectToChain } from '../rpc-connection';
 
 let localnet: Localnet;
-let direct: ReturnType<typeof createSolanaRpc>;
+let direct: LocalRpc;
 let payer: KeyPairSigner;
 /** A loopback port nothing listens on: connections to it are refused, as a provider's outage looks. */
 let refusedUrl: string;
@@ -40,7 +40,11 @@ async function sendThrough(reads: string, sends: string[], lamports: bigint) {
 }
 
 const until = async <T>(what: string, read: () => T | undefined, ms = 10_000): Promise<T> => {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+  for (
+    const deadline = Date.now() + ms;
+    Date.now() < deadline;
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  ) {
     const value = read();
     if (value !== undefined) return value;
   }
@@ -55,7 +59,9 @@ describe('sending through --send-rpc endpoints', () => {
     expect(status?.err).toBeNull();
     expect(await balance()).toBe(before + 1_000_000n);
     // The send endpoint's failure is noted (Settings → RPC shows it), not passed on.
-    const sendEndpoint = await until('the send endpoint set aside', () => connection.endpoints().find((e) => e.role === 'send' && e.state === 'set-aside'));
+    const sendEndpoint = await until('the send endpoint set aside', () =>
+      connection.endpoints().find((e) => e.role === 'send' && e.state === 'set-aside'),
+    );
     expect(sendEndpoint).toMatchObject({ label: refusedUrl, reason: 'connection refused' });
     connection.close();
   });
@@ -68,7 +74,10 @@ describe('sending through --send-rpc endpoints', () => {
     const [status] = (await direct.getSignatureStatuses([signature]).send()).value;
     expect(status?.err).toBeNull();
     expect(await balance()).toBe(before + 1_000_001n);
-    expect(endpoints.find((e) => e.role === 'read')).toMatchObject({ state: 'set-aside', reason: 'connection refused' });
+    expect(endpoints.find((e) => e.role === 'read')).toMatchObject({
+      state: 'set-aside',
+      reason: 'connection refused',
+    });
     expect(endpoints.find((e) => e.role === 'send')).toMatchObject({ state: 'healthy', errorRate: 0 });
   });
 });
