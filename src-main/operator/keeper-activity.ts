@@ -2,7 +2,7 @@
  * What the keeper has done, as the Overview, Queue, Earnings and Oracle screens read it: counts, the
  * queue, one wager's record, earnings over time, recent steps and oracle latency. Read-only.
  */
-import { earningsReport } from '../reports/earnings-report';
+import { earningsReportYielding } from '../reports/earnings-report';
 import { IN_PROGRESS_STATES } from '../store/wager-records';
 import type { KeeperControl } from './keeper-control';
 import { FINISHED_ROW_TTL_MS, type EarningsTotals, type OperatorApi } from './operator-interface';
@@ -12,7 +12,7 @@ import type { QueueRows } from './queue-rows';
 export const RECENTLY_FINISHED_MS = FINISHED_ROW_TTL_MS;
 const RECENTLY_FINISHED_LIMIT = 500;
 const DAY_MS = 86_400_000;
-/** A per-crank download reads on the keeper's thread: past this many rows, per day or the CLI instead. */
+/** A per-crank download is built in the keeper's memory (read in pages): past this many rows, per day or the CLI instead. */
 const CONSOLE_REPORT_MAX_ROWS = 200_000;
 
 export type KeeperActivityApi = Pick<
@@ -80,7 +80,7 @@ export function createKeeperActivity(control: KeeperControl, rows: QueueRows): K
       if (!core) throw new Error('no keeper is running: start it (Overview) or pick a cluster in Settings, then download again');
       if (!Number.isFinite(sinceMs) || !Number.isFinite(untilMs) || untilMs <= sinceMs) throw new Error('choose a range whose end is after its start');
       if (per !== 'crank' && per !== 'day') throw new Error("per must be 'crank' or 'day'");
-      const report = earningsReport(core.db, { sinceMs, untilMs, per, maxCrankRows: CONSOLE_REPORT_MAX_ROWS });
+      const report = await earningsReportYielding(core.db, { sinceMs, untilMs, per, maxCrankRows: CONSOLE_REPORT_MAX_ROWS });
       const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
       return { ...report, fileName: `earnings-${per === 'day' ? 'per-day' : 'per-crank'}-${day(sinceMs)}-to-${day(untilMs - 1)}.csv` };
     },

@@ -7,6 +7,7 @@
  * Per-crank rows come from the earnings bookings, which `--keep-history` prunes; per-day rows come from the
  * hourly rollup, which it keeps. A per-crank report over a pruned range says how many cranks it lacks.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../store/database';
 import { baseUnitsDecimal, csvDocument } from './csv';
 
@@ -106,7 +107,64 @@ function prunedCranks(
   return { cranks: Number(row.n), keptFromMs };
 }
 
+/** The report, read at once (the CLI: nothing else runs on its thread). */
 export function earningsReport(db: Database, range: EarningsReportRange): EarningsReport {
+  const { sweeps, totals } = begin(db, range);
+  if (range.per === 'day') return perDay(db, range, sweeps, totals);
+  checkCrankRows(db, range);
+  return perCrank(db, range, readCranks(db, range.sinceMs, range.untilMs), sweeps, totals);
+}
+
+/**
+ * The same report for a running keeper (the console): per-crank rows are read in pages with the event loop
+ * let go between them, so a long range never holds the crank loop for more than a page.
+ */
+export async function earningsReportYielding(
+  db: Database,
+  range: EarningsReportRange,
+): Promise<EarningsReport> {
+  const { sweeps, totals } = begin(db, range);
+  if (range.per === 'day') return perDay(db, range, sweeps, totals);
+  checkCrankRows(db, range);
+  const cranks: CrankRow[] = [];
+  const page = db.prepare(
+    `SELECT id, at, step, wager, signature, received_lamports AS received, fee_lamports AS fee FROM earnings
+      WHERE (at > ? OR (at = ? AND id > ?)) AND at < ? ORDER BY at, id LIMIT ?`,
+  );
+  let after = { at: new Date(range.sinceMs - 1).toISOString(), id: Number.MAX_SAFE_INTEGER };
+  for (;;) {
+    const rows = page.all(
+      after.at,
+      after.at,
+      after.id,
+      iso(range.untilMs),
+      PAGE_ROWS,
+    ) as unknown as (CrankRow & { id: number })[];
+    cranks.push(...rows.filter((row) => Date.parse(row.at) >= range.sinceMs));
+    if (rows.length < PAGE_ROWS) break;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.at, id: Number(last.id) };
+    await nextTurn();
+  }
+  return perCrank(db, range, cranks, sweeps, totals);
+}
+
+/** Rows per page of a yielding read: a few milliseconds each. */
+const PAGE_ROWS = 5_000;
+
+interface CrankRow {
+  at: string;
+  step: string;
+  wager: string | null;
+  signature: string | null;
+  received: number;
+  fee: number;
+}
+
+function begin(
+  db: Database,
+  range: EarningsReportRange,
+): { sweeps: SweepRow[]; totals: EarningsReport['totals'] } {
   const { sinceMs, untilMs } = range;
   if (!(untilMs > sinceMs)) throw new Error('the report range is empty: --until must be after --since');
   const totals = {
@@ -124,37 +182,36 @@ export function earningsReport(db: Database, range: EarningsReportRange): Earnin
     totals.netLamports -= Number(sweep.fee_lamports);
     totals.sentToWalletLamports += Number(sweep.sent_lamports);
   }
-  return range.per === 'day' ? perDay(db, range, sweeps, totals) : perCrank(db, range, sweeps, totals);
+  return { sweeps, totals };
+}
+
+function checkCrankRows(db: Database, { sinceMs, untilMs, maxCrankRows }: EarningsReportRange): void {
+  if (maxCrankRows === undefined) return;
+  // Counted from the hourly rollup (the hours the range touches): cheap, and at least the rows it would read.
+  const { n } = db
+    .prepare('SELECT COALESCE(SUM(cranks), 0) AS n FROM earnings_hourly WHERE hour_ms >= ? AND hour_ms < ?')
+    .get(Math.floor(sinceMs / HOUR_MS) * HOUR_MS, untilMs) as { n: number };
+  if (Number(n) > maxCrankRows)
+    throw new Error(
+      `${Number(n)} cranks in this range, more than the ${maxCrankRows} a per-crank download takes here: choose a shorter range, download per day, or run \`wager-keeper earnings --since DATE --csv\` on this machine`,
+    );
+}
+
+function readCranks(db: Database, sinceMs: number, untilMs: number): CrankRow[] {
+  return db
+    .prepare(
+      'SELECT at, step, wager, signature, received_lamports AS received, fee_lamports AS fee FROM earnings WHERE at >= ? AND at < ? ORDER BY at, id',
+    )
+    .all(iso(sinceMs), iso(untilMs)) as unknown as CrankRow[];
 }
 
 function perCrank(
   db: Database,
-  { sinceMs, untilMs, maxCrankRows }: EarningsReportRange,
+  { sinceMs, untilMs }: EarningsReportRange,
+  cranks: CrankRow[],
   sweeps: SweepRow[],
   totals: EarningsReport['totals'],
 ): EarningsReport {
-  if (maxCrankRows !== undefined) {
-    // Counted from the hourly rollup (the hours the range touches): cheap, and at least the rows it would read.
-    const { n } = db
-      .prepare('SELECT COALESCE(SUM(cranks), 0) AS n FROM earnings_hourly WHERE hour_ms >= ? AND hour_ms < ?')
-      .get(Math.floor(sinceMs / HOUR_MS) * HOUR_MS, untilMs) as { n: number };
-    if (Number(n) > maxCrankRows)
-      throw new Error(
-        `${Number(n)} cranks in this range, more than the ${maxCrankRows} a per-crank download takes here: choose a shorter range, download per day, or run \`wager-keeper earnings --since DATE --csv\` on this machine`,
-      );
-  }
-  const cranks = db
-    .prepare(
-      'SELECT at, step, wager, signature, received_lamports AS received, fee_lamports AS fee FROM earnings WHERE at >= ? AND at < ? ORDER BY at, id',
-    )
-    .all(iso(sinceMs), iso(untilMs)) as {
-    at: string;
-    step: string;
-    wager: string | null;
-    signature: string | null;
-    received: number;
-    fee: number;
-  }[];
   const rows: { atMs: number; cells: string[] }[] = [];
   for (const crank of cranks) {
     const received = Number(crank.received);

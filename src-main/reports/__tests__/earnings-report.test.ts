@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, transaction, type Database } from '../../store/database';
 import { createEarningsLedger } from '../../store/earnings-ledger';
 import { pruneHistory } from '../../store/history-retention';
-import { CRANK_COLUMNS, DAY_COLUMNS, earningsReport, sol } from '../earnings-report';
+import { CRANK_COLUMNS, DAY_COLUMNS, earningsReport, earningsReportYielding, sol } from '../earnings-report';
 
 const DAY = Date.parse('2026-11-20T00:00:00.000Z');
 const HOUR_MS = 3_600_000;
@@ -152,6 +152,35 @@ describe('the earnings report', () => {
       per: 'crank',
     });
     expect(partial.totals).toEqual(perCrank.totals);
+  });
+
+  it('for the console, read in pages with the loop let go between them: the same CSV, also across equal times at page ends', async () => {
+    const ledger = createEarningsLedger(db);
+    transaction(db, () => {
+      // 12 000 cranks, three per millisecond, so page ends (every 5 000 rows) fall between cranks of one time.
+      for (let i = 0; i < 12_000; i++)
+        ledger.record({
+          at: new Date(DAY + 1_000 + Math.floor(i / 3)).toISOString(),
+          wager: `W${i}`,
+          step: 'settle',
+          signature: `s${i}`,
+          receivedLamports: i,
+          feeLamports: 1,
+        });
+    });
+    const range = { sinceMs: DAY + 1_000, untilMs: DAY + 5_000, per: 'crank' as const };
+    let turns = 0;
+    const counting = setInterval(() => (turns += 1), 0);
+    const paged = await earningsReportYielding(db, range);
+    clearInterval(counting);
+    const once = earningsReport(db, range);
+    expect(paged.rows).toBe(12_000);
+    expect(paged.csv).toBe(once.csv);
+    expect(paged.totals).toEqual(once.totals);
+    expect(turns).toBeGreaterThan(0);
+    await expect(earningsReportYielding(db, { ...range, maxCrankRows: 10_000 })).rejects.toThrow(
+      /^12000 cranks in this range, more than the 10000 .*download per day/,
+    );
   });
 
   it('over pruned rows: per crank says how many cranks it lacks, per day still has every day', async () => {
