@@ -395,5 +395,8 @@ export function reasonOf(error: unknown): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'no answer in time';
   if (typeof err?.context?.statusCode === 'number') return `HTTP ${err.context.statusCode}`;
+  // fetch's own failure: its cause says more than "fetch failed" (a bad port, a TLS error, ...).
+  const causeMessage = (err?.cause as { message?: string } | undefined)?.message;
+  if (err instanceof TypeError && causeMessage) return `connection failed (${causeMessage})`;
   return err?.message ?? String(error);
 }

@@ -80,10 +80,15 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
   // A bare localnet has none of our programs, dev keys or mint: used like a public cluster.
   const manifest = anyManifest && !anyManifest.bare ? anyManifest : null;
   const wsUrl = setting.wsUrl ?? anyManifest?.wsUrl ?? defaultWebSocketUrl(rpcUrl);
-  const genesisHash = await createSolanaRpc(rpcUrl)
-    .getGenesisHash()
-    .send({ abortSignal: AbortSignal.timeout(8_000) })
-    .catch(() => null);
+  // The first read endpoint that answers names the cluster: the preferred one may be down at start (issue 27).
+  let genesisHash: string | null = null;
+  for (const url of [rpcUrl, ...(setting.fallbackRpcUrls ?? [])]) {
+    genesisHash = await createSolanaRpc(url)
+      .getGenesisHash()
+      .send({ abortSignal: AbortSignal.timeout(8_000) })
+      .catch(() => null);
+    if (genesisHash !== null) break;
+  }
   const name: ClusterName = clusterNameOf(genesisHash, anyManifest !== null);
   // Where the service is on this cluster. Headless commands exit with the resolver's own error (it names
   // the cluster and --deployment/deploy); the console says so and waits for a file to be loaded.
