@@ -16,8 +16,8 @@ import { DesktopSettings } from '../components/DesktopSettings';
 import { TextField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
 import { KeySettings } from '../components/KeySettings';
-import { clusterLabel } from '../model/format';
 import { RpcSettings } from '../components/RpcSettings';
+import { clusterLabel } from '../model/format';
 import {
   CLUSTER_PRESETS,
   clusterChoiceOf,
@@ -391,8 +391,8 @@ export function Settings() {
       {settings.data && (
         <>
           <ClusterSection view={settings.data} />
-          <KeySettings view={settings.data} />
           <RpcSettings view={settings.data} />
+          <KeySettings view={settings.data} />
           <GuardianSettings view={settings.data} />
           <OptionsSection view={settings.data} />
           <FleetSettings view={settings.data} />
