@@ -10,7 +10,7 @@ import { address, createDefaultRpcTransport, createSolanaRpcFromTransport, type 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startKeeperCore } from '../src-main/commands/keeper-runtime';
+import { startKeeperCore } from '../src-main/runtime/keeper-core';
 import { openLocalnetWager } from '../src-main/localnet/dev-app-wager';
 import { startLocalnet } from '../src-main/localnet/localnet';
 import { inspectWager } from '../src-main/operator/wager-inspection';

@@ -3,19 +3,34 @@
  * (does it hold, how bad, and a sentence with the figures and what to do). Pure: the engine adds time
  * (debounce, reminders, resolution); readiness.ts reads the critical ones raw.
  */
-import { oracleStallLevel, type FleetMemberView, type HealthView } from '../operator/operator-interface';
 import type { AlertName, AlertSeverity, AlertThresholds } from './alert-types';
+import { oracleStallLevel, type OracleWait } from './oracle-stall';
 
 const LAMPORTS_PER_SOL = 1_000_000_000;
 /** An epoch strike stays news this long (then the notice resolves by itself). */
 export const EPOCH_STRUCK_NOTICE_MS = 10 * 60_000;
+
+/** What the conditions read of the keeper's health (the operator's HealthView carries this and more). */
+export interface AlertHealth {
+  /** The keeper's balance, lamports as a decimal string. */
+  lamports: string;
+  /** Unix ms of the last completed loop pass. */
+  lastTick: number;
+  rpcError: string | null;
+  /** Unix ms the slot was last read successfully (0: never). */
+  checkedAt: number;
+  runway: { cranks: number };
+  oracleWait: OracleWait;
+  /** Wagers still without a request; heldFor null: this keeper's own. */
+  overdue: readonly { heldFor: unknown; slotsLate: number }[];
+}
 
 /** What the core knows now, gathered by the alert service. */
 export interface AlertSnapshot {
   /** Unix ms. */
   now: number;
   /** The keeper's health; null while no keeper runs (nothing about the keeper can alert then). */
-  health: HealthView | null;
+  health: AlertHealth | null;
   /** Unix ms the current core started: the reference for "never succeeded yet". */
   startedAt: number;
   /** Cranks per hour over the last hour (runway in hours = runway cranks / this). */
@@ -26,7 +41,7 @@ export interface AlertSnapshot {
   unrequested: { wager: string; slotsLeft: number }[];
   /** New wagers paused on chain (null: unknown, no deployment). */
   newWagersPaused: boolean | null;
-  fleet: FleetMemberView[];
+  fleet: readonly { url: string; stale: boolean }[];
   /** The liquidity pool as last read (null: not read, or no deployment). */
   liquidity: { epochStruckAtMs: number | null; struckEpoch: number | null; claimsReady: number } | null;
 }

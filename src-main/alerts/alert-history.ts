@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDatabase, type Database } from '../store/database';
-import type { AlertHistoryEntry } from '../operator/operator-interface';
+import type { AlertHistoryEntry } from './alert-types';
 import type { AlertMessage, AlertName } from './alert-types';
 
 export const ALERT_HISTORY_FILE = 'alerts.db';

@@ -120,3 +120,16 @@ export interface HeartbeatView {
   /** While notReady: the readiness reasons (why the monitor hears nothing). */
   notReadyReasons: string[];
 }
+
+/** One firing, reminder or resolution, as the alert history keeps it. */
+export interface AlertHistoryEntry {
+  id: number;
+  alert: AlertName;
+  state: AlertState;
+  severity: AlertSeverity;
+  summary: string;
+  at: string;
+  reminder: boolean;
+  /** Recorded while the alert was muted: not delivered to any channel. */
+  muted: boolean;
+}

@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { HeartbeatView, Readiness } from './alert-types';
-import { maskUrl } from './channels/mask-url';
+import { maskUrl } from '../secrets/mask-url';
 
 export type { HeartbeatView } from './alert-types';
 

@@ -3,7 +3,7 @@
  * preference, each with its WebSocket URL, and send endpoints that only get transactions (a staked
  * connection, a sender service). `--rpc` repeatable, `--ws` once or once per `--rpc`, `--send-rpc` repeatable.
  */
-import { maskUrl } from '../alerts/channels/mask-url';
+import { maskUrl } from '../secrets/mask-url';
 
 export interface ReadEndpoint {
   rpcUrl: string;

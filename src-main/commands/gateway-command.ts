@@ -6,7 +6,7 @@
  * from the OS keychain (account "gateway", created on first run) or --keypair, and must hold SOL and USDC
  * (its working capital). Prints one ready line.
  */
-import { deploymentSummary } from '../deployment/deployment';
+import { deploymentSummary } from '../protocol/deployment';
 import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
 import { loadKeeperKey } from '../secrets/keeper-key';

@@ -13,7 +13,7 @@
  */
 import { address, isAddress } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
-import { deploymentSummary } from '../deployment/deployment';
+import { deploymentSummary } from '../protocol/deployment';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { readKeypairFile } from '../secrets/keypair-bytes';
 import { shardLabel } from '../keeper/shard';
@@ -24,16 +24,16 @@ import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
+import { MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
-const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
 async function configuredFaucet(rpcUrl: string, mint: string | undefined, authorityFile: string | undefined) {
   if (mint === undefined && authorityFile === undefined) return undefined;
   if (!mint || !authorityFile) throw new UsageError('--faucet-mint and --faucet-authority go together');
   if (!isAddress(mint)) throw new UsageError('--faucet-mint must be a base58 address');
   const genesis = await createChainRpc(rpcUrl).getGenesisHash().send();
-  if (genesis === MAINNET_GENESIS_HASH) throw new Error('the faucet only runs on a test network, and this RPC is mainnet-beta');
+  if (genesis === MAINNET_BETA_GENESIS_HASH) throw new Error('the faucet only runs on a test network, and this RPC is mainnet-beta');
   return { mint: address(mint), mintAuthority: await readKeypairFile(authorityFile) };
 }
 

@@ -10,7 +10,7 @@
 import { createSolanaRpc } from '@solana/kit';
 import { text } from 'node:stream/consumers';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { clusterNameOf, describeRpcFailure } from '../operator/cluster-identity';
+import { clusterNameOf, describeRpcFailure } from '../chain/cluster-identity';
 import type { ClusterName } from '../operator/operator-interface';
 import {
   clusterKeyAddress,
@@ -18,7 +18,7 @@ import {
   importClusterKey,
   keyClassOf,
   keychainAccountFor,
-} from '../secrets/cluster-keys';
+} from '../runtime/cluster-keys';
 import { parseKeypairText, readKeypairAnyFormat } from '../secrets/keypair-format';
 import { parseFlags, UsageError } from './cli-flags';
 

@@ -1,16 +1,8 @@
 /** `wager-keeper localnet`: the chain alone, RPC and WebSocket like a test validator (`--bare`: like a fresh devnet). */
 import { loadEmbeddedLocalnet } from '../localnet/embedded-availability';
+import { localnetListenError } from '../runtime/listen-errors';
 import { integerFlag, parseFlags, portFlag } from './cli-flags';
-import { listenError } from './keeper-runtime';
 import { untilSignal } from './until-signal';
-
-/** A localnet that cannot listen: the error names the flag of the port (the WebSocket's is the RPC port + 1 by default). */
-export function localnetListenError(error: unknown, rpcPort: number, wsPort: number | undefined, wsFlag = '--ws-port'): unknown {
-  const { code, port, address } = error as { code?: string; port?: number; address?: string };
-  if (!code || port === undefined || !['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL'].includes(code)) return error;
-  const flag = port === rpcPort && rpcPort !== 0 ? '--rpc-port' : wsPort === undefined ? `${wsFlag} (by default the RPC port + 1)` : wsFlag;
-  return listenError(error, flag, address ?? '127.0.0.1', port);
-}
 
 /** The flags of `localnet` (the usage text in cli.ts lists each; a test checks). */
 export const LOCALNET_OPTIONS = {

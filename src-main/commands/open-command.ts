@@ -13,7 +13,7 @@
  */
 import { address, isAddress } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
-import { openWager } from '../chain/open-wager';
+import { openWager } from '../deployment/open-wager';
 import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { parseUsdcAmount } from '../protocol/usdc-amount';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';

@@ -11,7 +11,7 @@ import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-
 import { alertWebhookFlags, heartbeatFlags, parseFlags, portFlag, integerFlag, shardFlags, UsageError, keepHistoryFlag } from './cli-flags';
 import { shardLabel } from '../keeper/shard';
 import { generateKeyPairSigner } from '@solana/kit';
-import { deploymentSummary } from '../deployment/deployment';
+import { deploymentSummary } from '../protocol/deployment';
 import { dirname, join } from 'node:path';
 import { remoteKeeper } from '../gateway/gateway';
 import { serveGateway } from '../gateway/gateway-server';

@@ -18,10 +18,10 @@ import { createChainRpc } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender } from '../chain/transaction-sender';
 import { findProgramDataAddress } from '../chain/upgradeable-loader';
-import { DEPLOYMENT_VERSION, formatDeployment, parseDeployment, parseDeploymentText, type Deployment } from '../deployment/deployment';
+import { DEPLOYMENT_VERSION, formatDeployment, parseDeployment, parseDeploymentText, type Deployment } from '../protocol/deployment';
 import { clusterNameFromGenesis, saveDeploymentToFolder } from '../deployment/deployment-finder';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { describeRpcFailure } from '../operator/cluster-identity';
+import { describeRpcFailure, MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
 import { readProgramKeypair } from '../protocol/program-artifacts';
 import { formatUnits } from '../protocol/units';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
@@ -37,9 +37,6 @@ import { generateKeypairWithBytes, readKeypairFile } from '../secrets/keypair-by
 import { deployFilePaths, fileBufferKeyStore, readKeypairFileIfPresent, writeFileAtomically, writeKeypairFile } from './deploy-files';
 import { checkOracle } from './oracle-check';
 import { executeServiceSetup, planServiceSetup, readConfig, readMint, type ServiceSetupPlan, type ServiceSetupProgress } from './service-setup';
-
-/** Genesis hash of mainnet-beta, where a real USDC mint is required. */
-export const MAINNET_BETA_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 
 /** A flag this cluster cannot take (the command exits 2 with it): names the flag. */
 export class DeployFlagError extends Error {

@@ -7,8 +7,8 @@
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KNOWN_GENESIS_HASHES } from '../operator/cluster-identity';
-import { formatDeployment, parseDeploymentText, type Deployment, type DeploymentClusterName } from './deployment';
+import { KNOWN_GENESIS_HASHES } from '../chain/cluster-identity';
+import { formatDeployment, parseDeploymentText, type Deployment, type DeploymentClusterName } from '../protocol/deployment';
 import { projectPath } from '../project-root';
 
 /** The project's own folder of deployments that were really made (docs/deploy.md: how one is added). */

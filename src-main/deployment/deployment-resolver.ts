@@ -7,8 +7,8 @@ import { address, type Address } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import type { AnyLocalnetManifest, LocalnetManifest } from '../localnet/localnet';
-import { describeRpcFailure } from '../operator/cluster-identity';
-import { parseDeployment, type Deployment, type DeploymentClusterName } from './deployment';
+import { describeRpcFailure } from '../chain/cluster-identity';
+import { parseDeployment, type Deployment, type DeploymentClusterName } from '../protocol/deployment';
 import { clusterNameFromGenesis, locateDeployment, readDeploymentFile, type DeploymentSource } from './deployment-finder';
 
 /** ORAO's VRF program on the public clusters: a deployment that names it uses the real oracle. */

@@ -9,7 +9,7 @@
  *   88-character base58 string is left alone: transaction signatures look the same and support needs them);
  * - any value registered with registerSecret (the console's per-run token).
  */
-import { maskUrl } from '../alerts/channels/mask-url';
+import { maskUrl } from '../secrets/mask-url';
 
 const MASK = '***';
 const registered = new Set<string>();

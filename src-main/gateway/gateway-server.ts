@@ -3,7 +3,7 @@
  * first, so no request starts after the records close). Shared by `wager-keeper gateway` and `serve`.
  */
 import { listenPublicApi } from '../api/public-api';
-import { listenError } from '../commands/keeper-runtime';
+import { listenError } from '../runtime/listen-errors';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway';
 
 export interface ServedGateway {

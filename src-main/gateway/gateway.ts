@@ -16,7 +16,7 @@ import { createTransactionSender } from '../chain/transaction-sender';
 import { fetchConfig } from '../keeper/chain-view';
 import type { KeeperService } from '../keeper/keeper-service';
 import { findNetworkStatePda } from '../protocol/oracle';
-import type { Deployment } from '../deployment/deployment';
+import type { Deployment } from '../protocol/deployment';
 import { deploymentPaytable } from '../deployment/deployment-resolver';
 import { encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder } from '../protocol/wager';
 import { createGatewayApp, type KeeperHandoff } from './gateway-app';

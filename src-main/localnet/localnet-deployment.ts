@@ -1,11 +1,11 @@
 /**
- * The full localnet's deployment document (src-main/deployment/deployment.ts), as `deploy` would have
+ * The full localnet's deployment document (src-main/protocol/deployment.ts), as `deploy` would have
  * written it for this cluster: read from the genesis and, where the chain holds the answer (deployment
  * slot, upgrade authority), from the chain itself.
  */
 import { createHash } from 'node:crypto';
 import { findProgramDataAddress } from '../chain/upgradeable-loader';
-import { DEPLOYMENT_VERSION, type Deployment } from '../deployment/deployment';
+import { DEPLOYMENT_VERSION, type Deployment } from '../protocol/deployment';
 import { findConfigPda } from '../protocol/generated/wager';
 import { readProgramBytes } from '../protocol/program-artifacts';
 import { decodeProgramData } from './genesis-program';

@@ -5,7 +5,7 @@
  */
 import { solanaNetworkId } from '../chain/network-id';
 import { writeFile } from 'node:fs/promises';
-import type { Deployment } from '../deployment/deployment';
+import type { Deployment } from '../protocol/deployment';
 import { createBareGenesis, type BareGenesis } from './bare-genesis';
 import { createGenesis, type Genesis } from './genesis';
 import { describeLocalnetDeployment } from './localnet-deployment';
@@ -72,7 +72,7 @@ export interface LocalnetManifest extends LocalnetManifestBase {
   paytables: { name: string; address: string; buckets: { weight: number; multiplierBps: number }[] }[];
   /** Dev only: funded keys (64-byte keypairs): an app (integrator) key with test USDC, and a keeper key. */
   devKeys: { app: { address: string; keypair: number[] }; keeper: { address: string; keypair: number[] }; guardian: { address: string; keypair: number[] } };
-  /** The deployment genesis made, as `deploy` writes one (src-main/deployment/deployment.ts). */
+  /** The deployment genesis made, as `deploy` writes one (src-main/protocol/deployment.ts). */
   deployment: Deployment;
 }
 

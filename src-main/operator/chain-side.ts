@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultWebSocketUrl } from '../chain/rpc-connection';
 import type { ChainEndpoints } from '../chain/rpc-endpoints';
-import { localnetListenError } from '../commands/localnet-command';
-import type { Deployment } from '../deployment/deployment';
+import { localnetListenError } from '../runtime/listen-errors';
+import type { Deployment } from '../protocol/deployment';
 import { NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
 import { oracleName, resolveDeploymentForRpc } from '../deployment/deployment-resolver';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { loadEmbeddedLocalnet } from '../localnet/embedded-availability';
 import type { Localnet, LocalnetManifest } from '../localnet/localnet';
-import { clusterNameOf } from './cluster-identity';
+import { clusterNameOf } from '../chain/cluster-identity';
 import type { ClusterName, ClusterSetting, ClusterView, DeploymentView } from './operator-interface';
 import type { ResolvedOperatorOptions } from './operator-options';
 

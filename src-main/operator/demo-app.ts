@@ -4,8 +4,8 @@
  * key; another test network only when asked for explicitly; never mainnet-beta).
  */
 import type { KeyPairSigner, Rpc, SolanaRpcApi } from '@solana/kit';
-import { openWager } from '../chain/open-wager';
-import type { Deployment } from '../deployment/deployment';
+import { openWager } from '../deployment/open-wager';
+import type { Deployment } from '../protocol/deployment';
 import type { ClusterName, DemoView } from './operator-interface';
 
 /** 1.00 test USDC per demo wager: the dev app holds 100 000, enough for a day at one every second. */

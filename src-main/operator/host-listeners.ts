@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { Readiness } from '../alerts/alert-types';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../api/public-api';
-import { consoleOrigins, listenError, stopInReverse } from '../commands/keeper-runtime';
+import { consoleOrigins, listenError, stopInReverse } from '../runtime/listen-errors';
 import type { GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { KeeperControl } from './keeper-control';
@@ -17,7 +17,7 @@ import { OPERATOR_HTTP, type OperatorApi, type OperatorEvent } from './operator-
 import type { ResolvedOperatorOptions } from './operator-options';
 import { createOperatorApp, listenOperator } from './operator-server';
 import { registerSecret } from '../diagnostics/secret-scrub';
-import { diagnosticsFolder } from '../diagnostics/diagnostics-service';
+import { diagnosticsFolder } from './diagnostics-service';
 
 export interface HostListeners {
   /**

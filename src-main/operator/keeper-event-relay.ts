@@ -4,7 +4,7 @@
  * switches (metrics and tests listen there). Steps are also written to the step log here.
  */
 import type { EventEmitter } from 'node:events';
-import type { KeeperCore } from '../commands/keeper-runtime';
+import type { KeeperCore } from '../runtime/keeper-core';
 import type { GuardianAction, GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { StepLog } from '../store/step-log';

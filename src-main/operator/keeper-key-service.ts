@@ -12,7 +12,7 @@ import {
   KEY_CLASSES,
   keyClassOf,
   keychainAccountFor,
-} from '../secrets/cluster-keys';
+} from '../runtime/cluster-keys';
 import { generateKeypairWithBytes } from '../secrets/keypair-bytes';
 import { parseKeypairText, readKeypairAnyFormat } from '../secrets/keypair-format';
 import type { KeeperControl } from './keeper-control';

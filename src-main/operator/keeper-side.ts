@@ -3,13 +3,13 @@
  * it cranks with, the guardian key this console holds, its step log and the demo app beside it.
  */
 import { address, createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
-import { startKeeperCore, type KeeperCore } from '../commands/keeper-runtime';
+import { startKeeperCore, type KeeperCore } from '../runtime/keeper-core';
 import { DEFAULT_AUTO_PRIORITY_FEE } from '../chain/priority-fee-estimate';
-import type { Deployment } from '../deployment/deployment';
+import type { Deployment } from '../protocol/deployment';
 import { GuardianKeyError, readConfiguredGuardian } from '../keeper/guardian';
 import { parseShard } from '../keeper/shard';
 import { readGuardianKey } from '../secrets/guardian-key';
-import { loadClusterKeeperKey } from '../secrets/cluster-keys';
+import { loadClusterKeeperKey } from '../runtime/cluster-keys';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
 import { createStepLog, type StepLog } from '../store/step-log';
 import { createStepTally } from '../store/step-tally';

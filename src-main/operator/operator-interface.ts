@@ -8,14 +8,18 @@
  * stakes); counters and per-crank fees are numbers. Times are Unix ms.
  */
 
-import type { AlertChannelKind, AlertChannelStatus, AlertMessage, AlertName, AlertSeverity, AlertState, AlertThresholds, HeartbeatView } from '../alerts/alert-types';
+import type { AlertChannelKind, AlertChannelStatus, AlertHistoryEntry, AlertMessage, AlertName, AlertSeverity, AlertThresholds, HeartbeatView } from '../alerts/alert-types';
 import type { LogLine, LogQuery } from '../diagnostics/log-ring';
 import type { RpcEndpointStatus } from '../chain/rpc-endpoints';
 export type { RpcEndpointStatus } from '../chain/rpc-endpoints';
+export type { AlertHistoryEntry } from '../alerts/alert-types';
+export type { KeyClass } from '../secrets/key-class';
 export type { LogLevelName, LogLine, LogQuery } from '../diagnostics/log-ring';
 import type { FaucetClaimResult, FaucetStatus } from '../faucet/faucet-service';
 import type { StepTally } from '../store/step-tally';
 import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
+import type { ClusterName } from '../chain/cluster-identity';
+import type { KeyClass } from '../secrets/key-class';
 
 export const WAGER_STATES = ['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'] as const;
 export type WagerState = (typeof WAGER_STATES)[number];
@@ -33,7 +37,7 @@ export const T_SETTLE_SLOTS = 150;
 /** The queue keeps a finished wager this long after it finished (then it leaves the list). */
 export const FINISHED_ROW_TTL_MS = 10 * 60_000;
 
-export type ClusterName = 'localnet' | 'devnet' | 'testnet' | 'mainnet-beta' | 'custom';
+export type { ClusterName };
 
 /** Which cluster the core runs on: the embedded localnet, or an RPC the operator named. */
 export type ClusterSetting =
@@ -151,20 +155,7 @@ export interface RunwayView {
   low: boolean;
 }
 
-/** A request waiting this many slots for the oracle is a stall warning; at the critical count, the guardian's pause target (spec). */
-export const ORACLE_STALL_WARNING_SLOTS = 20;
-export const ORACLE_STALL_CRITICAL_SLOTS = 60;
-
-export type StallLevel = 'none' | 'warning' | 'critical';
-
-/** More than 20 slots waiting: warning; 60 or more (the guardian's pause target): critical. */
-export function oracleStallLevel(wait: OracleWaitView | undefined): StallLevel {
-  const slots = wait?.oldestWaitSlots;
-  if (slots === null || slots === undefined || !wait?.waiting) return 'none';
-  if (slots >= ORACLE_STALL_CRITICAL_SLOTS) return 'critical';
-  if (slots > ORACLE_STALL_WARNING_SLOTS) return 'warning';
-  return 'none';
-}
+export { ORACLE_STALL_CRITICAL_SLOTS, ORACLE_STALL_WARNING_SLOTS, oracleStallLevel, type StallLevel } from '../alerts/oracle-stall';
 
 /** Oracle requests of this keeper's wagers still waiting for randomness. */
 export interface OracleWaitView {
@@ -492,8 +483,6 @@ export interface KeyView {
   accounts: KeyAccountView[];
 }
 
-/** Which keeper key a cluster uses: mainnet-beta its own, every other cluster the local/test one. */
-export type KeyClass = 'local' | 'mainnet-beta';
 
 export interface KeyAccountView {
   keyClass: KeyClass;
@@ -594,19 +583,6 @@ export interface ActiveAlert {
   lastSentAt: string;
   /** Until when it is muted (recorded, not delivered), or null. */
   mutedUntil: string | null;
-}
-
-/** One firing, reminder or resolution, as the alert history keeps it. */
-export interface AlertHistoryEntry {
-  id: number;
-  alert: AlertName;
-  state: AlertState;
-  severity: AlertSeverity;
-  summary: string;
-  at: string;
-  reminder: boolean;
-  /** Recorded while the alert was muted: not delivered to any channel. */
-  muted: boolean;
 }
 
 /** The Alerts screen: what fires now, the history (newest first, the last 200), mutes and channels. */

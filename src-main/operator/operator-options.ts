@@ -8,7 +8,7 @@ import type { SettingsBackend } from './console-settings';
 import type { Shard } from '../keeper/shard';
 import type { AlertThresholds } from '../alerts/alert-types';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
-import { maskUrl } from '../alerts/channels/mask-url';
+import { maskUrl } from '../secrets/mask-url';
 import type { ClusterSetting, ConsoleSettings, SettingKey } from './operator-interface';
 import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';

@@ -11,7 +11,7 @@
  * liquidity-service.ts, console-faucet.ts, local-oracle-service.ts and host-listeners.ts.
  */
 import { EventEmitter } from 'node:events';
-import type { Deployment } from '../deployment/deployment';
+import type { Deployment } from '../protocol/deployment';
 import type { GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
 import type { LocalnetManifest } from '../localnet/localnet';
@@ -25,9 +25,9 @@ import { openChannelSecrets } from '../alerts/channels/channel-secrets';
 import { createAlertService } from './alert-service';
 import { alertChannelsForOperator, alertSecretsFolder } from './alert-channel-service';
 import { createConsoleFaucet } from './console-faucet';
-import { createDiagnosticsService } from '../diagnostics/diagnostics-service';
+import { createDiagnosticsService } from './diagnostics-service';
 import type { DiagnosticsSaved } from '../diagnostics/diagnostics-archive';
-import { diagnosticsMetricsText } from '../diagnostics/diagnostics-metrics';
+import { diagnosticsMetricsText } from './diagnostics-metrics';
 import { createGuardianService } from './guardian-service';
 import { createHostListeners } from './host-listeners';
 import { createInspectionService } from './inspection-service';

@@ -3,7 +3,7 @@
  * words. Paytable names are learned from the deployment and, for paytables it does not list, from the chain.
  */
 import type { Rpc, SolanaRpcApi } from '@solana/kit';
-import type { Deployment } from '../deployment/deployment';
+import type { Deployment } from '../protocol/deployment';
 import { lastErrorInWords } from '../protocol/program-error-sentences';
 import type { WagerRecord } from '../store/wager-records';
 import type { QueueRow } from './operator-interface';

@@ -4,8 +4,8 @@
  * and testing an RPC before switching to it.
  */
 import type { HeartbeatUrlStore } from '../alerts/heartbeat-url-store';
-import { maskUrl } from '../alerts/channels/mask-url';
-import { testRpcConnection } from './cluster-identity';
+import { maskUrl } from '../secrets/mask-url';
+import { testRpcConnection } from './rpc-connection-test';
 import { validateSettingsChanges } from './console-settings';
 import type { KeeperControl } from './keeper-control';
 import type { ClusterSetting, KeyView, OperatorApi, OperatorEvent } from './operator-interface';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AlertChannel, AlertMessage } from '../alert-types';
-import { maskUrl } from './mask-url';
+import { maskUrl } from '../../secrets/mask-url';
 import { checkWebhookUrl } from './webhook-flag';
 import { WEBHOOK_FORMAT_DEFINITIONS, type WebhookFormat } from './webhook-formats';
 import { postWebhook, type WebhookSendOptions } from './webhook-sender';

@@ -15,8 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatDeployment } from '../../deployment/deployment';
-import { KNOWN_GENESIS_HASHES } from '../../operator/cluster-identity';
+import { formatDeployment } from '../../protocol/deployment';
+import { KNOWN_GENESIS_HASHES } from '../../chain/cluster-identity';
 import { generateKeypairWithBytes } from '../../secrets/keypair-bytes';
 import {
   cleanUp,

@@ -19,7 +19,7 @@ import {
 } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeUpgradeableLoaderAccount, PROGRAM_DATA_METADATA_SIZE } from '../../chain/upgradeable-loader';
-import { parseDeployment, type Deployment } from '../../deployment/deployment';
+import { parseDeployment, type Deployment } from '../../protocol/deployment';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { getRandomnessV2Decoder } from '../../protocol/oracle';
 import { readProgramBytes } from '../../protocol/program-artifacts';

@@ -10,7 +10,7 @@ import { address, type Address, type KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdsProgram } from '../../chain/program-deployer';
 import { decodeUpgradeableLoaderAccount } from '../../chain/upgradeable-loader';
-import { parseDeployment, type Deployment } from '../../deployment/deployment';
+import { parseDeployment, type Deployment } from '../../protocol/deployment';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { readProgramBytes } from '../../protocol/program-artifacts';
 import { findServiceAddresses } from '../../protocol/wager/service-instructions';

@@ -13,7 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDeployment, type Deployment } from '../../deployment/deployment';
+import { parseDeployment, type Deployment } from '../../protocol/deployment';
 import { startLocalnet, type BareLocalnet } from '../../localnet/localnet';
 import { fulfilledRandomness } from '../../protocol/oracle';
 import { ORAO_VRF_PROGRAM_ADDRESS } from '../../protocol/oracle/orao-vrf';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
-import { formatDeployment } from '../deployment';
+import { formatDeployment } from '../../protocol/deployment';
 import { DeploymentClusterMismatchError, NoDeploymentError } from '../deployment-finder';
 import { oracleName, resolveDeploymentForRpc } from '../deployment-resolver';
 import { startForeignCluster, writeLocalnetDeploymentFile, type ForeignCluster } from './foreign-cluster';

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { formatDeployment } from '../deployment';
+import { formatDeployment } from '../../protocol/deployment';
 import { localnetDeployment } from '../deployment-resolver';
 import type { LocalnetManifest } from '../../localnet/localnet';
 

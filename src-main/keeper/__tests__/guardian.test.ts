@@ -6,7 +6,7 @@
  */
 import { address, type KeyPairSigner, type Signature } from '@solana/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openWager as openWagerAsAnyone } from '../../chain/open-wager';
+import { openWager as openWagerAsAnyone } from '../../deployment/open-wager';
 import { findConfigPda, getSetPausedInstructionAsync } from '../../protocol/wager';
 import { keypairFromBytes } from '../../secrets/keypair-bytes';
 import { fetchConfig } from '../chain-view';

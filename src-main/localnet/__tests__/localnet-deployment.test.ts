@@ -1,5 +1,5 @@
 /**
- * The full localnet's manifest carries its deployment (src-main/deployment/deployment.ts), and what it says
+ * The full localnet's manifest carries its deployment (src-main/protocol/deployment.ts), and what it says
  * is what the chain holds, read over JSON-RPC: the config owned by the wager program and naming the same
  * mint, guardian, admin and oracle; the ProgramData with that upgrade authority and deployment slot, holding
  * the bytes whose sha256 the document gives; the pool and paytables of the manifest.
@@ -8,7 +8,7 @@ import { address, createSolanaRpc, getBase64Encoder, type Address } from '@solan
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BPF_LOADER_UPGRADEABLE_ADDRESS, findProgramDataAddress } from '../../chain/upgradeable-loader';
-import { parseDeployment, type Deployment } from '../../deployment/deployment';
+import { parseDeployment, type Deployment } from '../../protocol/deployment';
 import { getConfigDecoder } from '../../protocol/wager';
 import { readProgramBytes } from '../../protocol/program-artifacts';
 import { decodeProgramData } from '../genesis-program';

@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Parser, type ReadEntry } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diagnosticsFolder } from '../../diagnostics/diagnostics-service';
+import { diagnosticsFolder } from '../diagnostics-service';
 import { openHeadlessSettings } from '../console-settings';
 import { createOperatorService, type OperatorService } from '../operator-service';
 

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachedLogFile, logRing } from '../logging';
-import type { OperatorApi } from '../operator/operator-interface';
+import type { OperatorApi } from './operator-interface';
 import { projectPath } from '../project-root';
-import { diagnosticsFileName, writeDiagnosticsArchive, type DiagnosticsSaved } from './diagnostics-archive';
+import { diagnosticsFileName, writeDiagnosticsArchive, type DiagnosticsSaved } from '../diagnostics/diagnostics-archive';
 
 type Sources = Pick<OperatorApi, 'health' | 'status' | 'settings' | 'alerts' | 'alertSettings' | 'fleet'>;
 

@@ -6,7 +6,8 @@
  * 0600 backup file; only addresses are returned.
  */
 import type { KeyPairSigner } from '@solana/kit';
-import type { ClusterName, KeyClass } from '../operator/operator-interface';
+import type { ClusterName } from '../chain/cluster-identity';
+import type { KeyClass } from '../secrets/key-class';
 import {
   KEYCHAIN_ACCOUNT,
   KeychainUnavailableError,
@@ -14,9 +15,9 @@ import {
   readKeeperKeyAddress,
   readKeychainBytes,
   storeKeeperKey,
-} from './keeper-key';
-import { keypairFromBytes } from './keypair-bytes';
-import { writeKeypairFile } from './keypair-format';
+} from '../secrets/keeper-key';
+import { keypairFromBytes } from '../secrets/keypair-bytes';
+import { writeKeypairFile } from '../secrets/keypair-format';
 
 export type { KeyClass };
 

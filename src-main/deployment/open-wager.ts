@@ -18,13 +18,13 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import type { Deployment } from '../deployment/deployment';
-import { deploymentPaytable } from '../deployment/deployment-resolver';
+import type { Deployment } from '../protocol/deployment';
+import { deploymentPaytable } from './deployment-resolver';
 import { refusalLine } from '../protocol/program-error-sentences';
-import { findNetworkStatePda } from '../protocol/oracle';
-import { getOpenWagerForApp } from '../protocol/wager';
-import { TransactionFailedError } from './transaction-sender';
-import { beneficiaryAccount } from './usdc-beneficiary';
+import { findNetworkStatePda } from '../protocol/oracle/index';
+import { getOpenWagerForApp } from '../protocol/wager/index';
+import { TransactionFailedError } from '../chain/transaction-sender';
+import { beneficiaryAccount } from '../chain/usdc-beneficiary';
 
 export interface OpenWagerOptions {
   rpc: Rpc<SolanaRpcApi>;

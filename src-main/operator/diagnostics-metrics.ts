@@ -5,9 +5,9 @@
 import { EventEmitter } from 'node:events';
 import type { GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
-import { operatorMetricReadings } from '../operator/metric-readings';
-import { createKeeperMetrics } from '../operator/metrics';
-import type { OperatorApi } from '../operator/operator-interface';
+import { operatorMetricReadings } from './metric-readings';
+import { createKeeperMetrics } from './metrics';
+import type { OperatorApi } from './operator-interface';
 
 export async function diagnosticsMetricsText(metricsUrl: string | null, api: OperatorApi): Promise<string> {
   if (metricsUrl) {
