@@ -1,7 +1,8 @@
 /**
- * `npm run test:chaos`: the chaos runs (src-main/__tests__/chaos/*.chaos.ts), one file at a time (each
+ * The chaos runs (src-main/__tests__/chaos/*.chaos.ts), one file at a time in each vitest run (each
  * drives a whole localnet and keeper processes on a 2-core machine). Not part of the plain `vitest run`
- * (its include is `*.test.ts`); `npm test` runs them after Playwright.
+ * (its include is `*.test.ts`); `npm test` runs them after Playwright through `npm run test:chaos`
+ * (scripts/chaos-runs.mjs: the RPC failover run in a lane of its own beside the others).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
