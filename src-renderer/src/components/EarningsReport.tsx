@@ -7,19 +7,10 @@ import { useId, useState, type FormEvent } from 'react';
 import type { EarningsReportView } from '../../../src-main/operator/operator-interface';
 import { formatSolExact } from '../model/format';
 import { useBridge } from '../queries';
+import { saveCsvFile } from '../save-csv';
 
 const DAY_MS = 86_400_000;
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** Saves `text` as a file named `name` (a Blob URL; the page's CSP allows blob: downloads). */
-function saveFile(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 export function EarningsReport() {
   const bridge = useBridge();
@@ -46,7 +37,7 @@ export function EarningsReport() {
     setBusy(true);
     try {
       const report = await bridge.call('earningsReport', { sinceMs, untilMs, per });
-      saveFile(report.fileName, report.csv);
+      saveCsvFile(report.fileName, report.csv);
       setDone(report);
     } catch (failure) {
       setError(`Cannot make the report: ${(failure as Error).message}`);

@@ -8,6 +8,7 @@ import { formatAge, formatUsdc, groupDigits } from '../model/format';
 import { countRows, formatSettleTime, nextStepOf, outcomeOf, queueCsv, queueView, settleTimeOf, STATE_FILTERS, type QueueView, type SortKey, type StateFilter } from '../model/queue';
 import { useHealth, useNow, useQueue, useStatus, useWager } from '../queries';
 import { useUi } from '../ui-store';
+import { saveCsvFile } from '../save-csv';
 
 /** Fixed row height (px); the CSS `.body .row` uses the same. */
 const ROW_HEIGHT = 34;
@@ -177,16 +178,6 @@ const Row = memo(function Row({ row, slot, now, index, selected, start, overdue 
   );
 });
 
-/** Downloads `text` as a file (a Blob URL; the page's CSP allows blob: downloads, and no other origin is asked). */
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 function EmptyQueue({ filtered, total }: { filtered: boolean; total: number }) {
   const status = useStatus().data;
   if (filtered)
@@ -258,7 +249,7 @@ export function Queue() {
               spellCheck={false}
             />
           </label>
-          <button type="button" onClick={() => download(`wager-queue-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`, queueCsv(rows))} title="Downloads the rows shown (this filter, search and order) as CSV">
+          <button type="button" onClick={() => saveCsvFile(`wager-queue-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`, queueCsv(rows))} title="Downloads the rows shown (this filter, search and order) as CSV">
             Export CSV
           </button>
           <span className="count">

@@ -21,6 +21,7 @@ import {
 } from '../model/address-search';
 import { formatUsdc, groupDigits } from '../model/format';
 import { useBridge } from '../queries';
+import { saveCsvFile } from '../save-csv';
 
 type WalletView = Extract<AddressSearchView, { kind: 'wallet' | 'tokenAccount' }>;
 
@@ -88,16 +89,6 @@ function WagerList({ wagers }: { wagers: FoundWagerView[] }) {
   );
 }
 
-/** Downloads `text` as a file (a Blob URL; the page's CSP allows blob: downloads, and no other origin is asked). */
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 /** "Export CSV": every wager found (the page shown, or all of them asked for once more), with UTC times. */
 function ExportCsv({ view }: { view: WalletView }) {
   const bridge = useBridge();
@@ -109,7 +100,7 @@ function ExportCsv({ view }: { view: WalletView }) {
           : await bridge.call('searchAddress', { address: view.address, limit: view.total });
       if (all.kind !== 'wallet' && all.kind !== 'tokenAccount')
         throw new Error(`the address now reads as ${all.kind}`);
-      download(walletCsvName(view.address, Date.now()), walletCsv(all.wagers));
+      saveCsvFile(walletCsvName(view.address, Date.now()), walletCsv(all.wagers));
       return all.wagers.length;
     },
   });
