@@ -1,7 +1,7 @@
 /**
  * `wager-keeper key show|export|import (--cluster NAME | --rpc URL)`: the keeper key of one cluster class
  * in the OS keychain (mainnet-beta has its own; docs/keeper.md "One key per cluster").
- *   show                        prints {"address","keyClass","account"}: never the secret
+ *   show                        prints the address alone (like `solana address`): never the secret
  *   export --out FILE           writes a Solana CLI keypair file, mode 0600, never over an existing file
  *   import FILE|- [--replace]   a Solana CLI keypair file, or a file holding a base58 secret; '-' reads
  *                               either from stdin (so the secret stays out of the shell history)
@@ -87,7 +87,7 @@ export async function keyCommand(args: string[]): Promise<number> {
       throw new Error(
         `the OS keychain holds no ${keyClass === 'mainnet-beta' ? 'mainnet-beta' : 'local/test'} keeper key yet (account "${account}"): the keeper makes one at its first start on ${cluster}, or import one with wager-keeper key import FILE --cluster ${cluster}`,
       );
-    console.log(JSON.stringify({ address, keyClass, account }));
+    console.log(address);
     return 0;
   }
   if (action === 'export') {

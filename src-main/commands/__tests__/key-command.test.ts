@@ -135,7 +135,9 @@ describe('wager-keeper key', () => {
             name,
             {
               code: Number(read('code')),
-              json: out ? (JSON.parse(out.split('\n').at(-1)!) as Record<string, unknown>) : null,
+              // `key show` prints the address alone; the others one JSON line.
+              json: out.startsWith('{') ? (JSON.parse(out.split('\n').at(-1)!) as Record<string, unknown>) : null,
+              out,
               err: read('err'),
             },
           ];
@@ -178,11 +180,11 @@ describe('wager-keeper key', () => {
         address: local.signer.address,
         replaced: other.signer.address,
       });
-      expect(ok('show local')).toEqual({
-        address: local.signer.address,
-        keyClass: 'local',
-        account: 'keeper',
-      });
+      const shown = (name: string) => {
+        ok(name);
+        return result[name]!.out;
+      };
+      expect(shown('show local')).toBe(local.signer.address);
       failed(
         'local key to mainnet',
         /is the key that cranks local and test clusters, and mainnet-beta never uses that key/,
@@ -193,18 +195,14 @@ describe('wager-keeper key', () => {
         account: 'keeper-mainnet-beta',
         replaced: null,
       });
-      expect(ok('show by genesis')).toEqual({
-        address: mainnet.signer.address,
-        keyClass: 'mainnet-beta',
-        account: 'keeper-mainnet-beta',
-      });
+      expect(shown('show by genesis')).toBe(mainnet.signer.address);
       failed(
         'keeper with the local key',
         new RegExp(
           `--keypair ${localFile} \\(${local.signer.address}\\) is the key that cranks local and test clusters, and mainnet-beta never uses that key`,
         ),
       );
-      expect(ok('show local after')).toMatchObject({ address: local.signer.address });
+      expect(shown('show local after')).toBe(local.signer.address);
       // Only addresses on stdout: no step printed key bytes or a base58 secret.
       const printed = steps.map((_, i) => readFileSync(join(home, `${i}.out`), 'utf8')).join('\n');
       for (const secret of [
