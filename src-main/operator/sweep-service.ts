@@ -21,12 +21,13 @@ import {
 import { createSweeper, type Sweeper } from '../sweep/sweeper';
 import { DEFAULT_SWEEP_SETTINGS } from './console-settings';
 import type { KeeperControl } from './keeper-control';
-import type {
-  OperatorApi,
-  OperatorEvent,
-  SweepPlanView,
-  SweepRecordView,
-  SweepSettings,
+import {
+  SWEEP_SETTING_FLAGS,
+  type OperatorApi,
+  type OperatorEvent,
+  type SweepPlanView,
+  type SweepRecordView,
+  type SweepSettings,
 } from './operator-interface';
 import type { ResolvedOperatorOptions } from './operator-options';
 
@@ -39,14 +40,6 @@ const SPEND_READ_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** The automatic interval: at least a minute, at most 30 days. */
 export const SWEEP_EVERY_SECONDS = { min: 60, max: 30 * 86_400 } as const;
-
-const FLAG_OF: Record<keyof SweepSettings, string> = {
-  destination: '--sweep-to',
-  automatic: '--sweep-to',
-  keepLamports: '--sweep-keep',
-  thresholdLamports: '--sweep-threshold',
-  everySeconds: '--sweep-every',
-};
 
 const recordView = (sweep: BookedSweep): SweepRecordView => ({
   id: sweep.id,
@@ -283,7 +276,7 @@ export function createSweepService(
       for (const key of fixedByFlags())
         if (key in checked)
           throw new Error(
-            `${key} is set by ${FLAG_OF[key]} for this run; restart without the flag to change it here`,
+            `${key} is set by ${SWEEP_SETTING_FLAGS[key]} for this run; restart without the flag to change it here`,
           );
       const next = { ...DEFAULT_SWEEP_SETTINGS, ...options.settings.store.sweep, ...checked };
       if (next.automatic && next.destination === '' && !flags.sweep?.destination)

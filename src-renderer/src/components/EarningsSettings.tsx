@@ -6,7 +6,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { SweepSettings, SweepView } from '../../../src-main/operator/operator-interface';
+import { SWEEP_SETTING_FLAGS, type SweepSettings, type SweepView } from '../../../src-main/operator/operator-interface';
 import { formatLamports, formatSolExact, groupDigits } from '../model/format';
 import { parseSweepForm, sweepFormOf, type SweepForm } from '../model/sweep';
 import { useBridge } from '../queries';
@@ -16,14 +16,6 @@ import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
 import { submitParsedForm } from './form-submit';
 import { SweepsTable, useEarningsSweep } from './SentToWallet';
-
-const FLAG_OF: Record<keyof SweepSettings, string> = {
-  destination: '--sweep-to',
-  automatic: '--sweep-to',
-  keepLamports: '--sweep-keep',
-  thresholdLamports: '--sweep-threshold',
-  everySeconds: '--sweep-every',
-};
 
 function useApplyView() {
   const client = useQueryClient();
@@ -59,7 +51,7 @@ function SettingsForm({ view }: { view: SweepView }) {
   };
   const fixed = (key: keyof SweepSettings) => view.fixedByFlags.includes(key);
   const flagNote = (key: keyof SweepSettings) =>
-    fixed(key) ? `set by ${FLAG_OF[key]} (read-only for this run)` : undefined;
+    fixed(key) ? `set by ${SWEEP_SETTING_FLAGS[key]} (read-only for this run)` : undefined;
   return (
     <form onSubmit={submit} noValidate aria-labelledby="sweep-settings-title">
       <h3 id="sweep-settings-title">Wallet and reserve</h3>
