@@ -193,6 +193,19 @@ async function openWagersWith(rpc: Rpc<SolanaRpcApi>, program: Address, offset: 
   });
 }
 
+/** A wallet's answer: the wagers found through it and its USDC accounts (`usdc`), the newest `limit` looked up. */
+async function walletResult(
+  rpc: Rpc<SolanaRpcApi>,
+  context: SearchContext,
+  wallet: string,
+  usdc: string[],
+  cache: SearchCache,
+  limit: number,
+): Promise<Extract<AddressSearchView, { kind: 'wallet' | 'tokenAccount' }>> {
+  const { wagers, total, truncated } = await findWagersOf(rpc, context, { wallet, tokenAccounts: usdc }, cache, limit);
+  return { kind: 'wallet', address: wallet, owner: null, searched: [wallet, ...usdc], wagers, total, note: truncated ? TRUNCATED_NOTE : null };
+}
+
 /**
  * The wagers of `keys` (a wallet and its USDC accounts, or one token account): open ones by memcmp, closed
  * ones from their histories, newest first. `wallet` is the key that signs an opening as stake owner.
@@ -416,23 +429,8 @@ export async function searchAddress(
       return { kind: 'wager', address: input };
     // A wallet holding no SOL is no account, yet it can own USDC accounts and have wagers.
     const usdc = await usdcAccountsOf(rpc, key, context.usdcMint);
-    const { wagers, total, truncated } = await findWagersOf(
-      rpc,
-      context,
-      { wallet: input, tokenAccounts: usdc },
-      cache,
-      limit,
-    );
-    if (wagers.length > 0 || usdc.length > 0)
-      return {
-        kind: 'wallet',
-        address: input,
-        owner: null,
-        searched: [input, ...usdc],
-        wagers,
-        total,
-        note: truncated ? TRUNCATED_NOTE : null,
-      };
+    const wallet = await walletResult(rpc, context, input, usdc, cache, limit);
+    if (wallet.wagers.length > 0 || usdc.length > 0) return wallet;
     return notOurs(
       'nothingHere',
       'an address with no account on this cluster and no wager of this service in its history (a typo, or another cluster?)',
@@ -496,22 +494,7 @@ export async function searchAddress(
   }
   if (account.owner === SYSTEM_PROGRAM) {
     const usdc = await usdcAccountsOf(rpc, key, context.usdcMint);
-    const { wagers, total, truncated } = await findWagersOf(
-      rpc,
-      context,
-      { wallet: input, tokenAccounts: usdc },
-      newCache(),
-      limit,
-    );
-    return {
-      kind: 'wallet',
-      address: input,
-      owner: null,
-      searched: [input, ...usdc],
-      wagers,
-      total,
-      note: truncated ? TRUNCATED_NOTE : null,
-    };
+    return walletResult(rpc, context, input, usdc, newCache(), limit);
   }
   return notOurs(
     'otherAccount',
