@@ -37,6 +37,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
+    // The console shows local times by default: specs that read times see UTC wherever they run (a spec that
+    // checks the local/UTC choice sets its own zone, e2e/search-export.spec.ts).
+    timezoneId: 'UTC',
     launchOptions: { executablePath, args: chromiumArgs },
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
