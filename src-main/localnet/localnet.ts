@@ -192,7 +192,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       chain.stop();
       fulfiller.stop();
       await pubsub.close();
-      await new Promise<void>((resolve) => http.server.close(() => resolve()));
+      // Keep-alive connections stay open for a minute (listenRpc), and close() only drops the ones idle at
+      // that moment: a client that finishes a request afterwards would hold the stop for up to that minute.
+      // A stopping localnet drops them all, as a stopping validator does.
+      const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
+      if ('closeAllConnections' in http.server) http.server.closeAllConnections();
+      await closed;
     },
   } as Localnet | BareLocalnet;
 }
