@@ -32,6 +32,7 @@ import {
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { priorityPriceWithin, transactionFeeLamports } from './fees';
 import type { SignatureConfirmer } from './signature-confirmer';
+import { readConfirmedTransaction } from './read-transaction';
 
 export const SIMULATION_UNIT_LIMIT = 1_400_000;
 
@@ -342,7 +343,7 @@ export function createTransactionSender(options: SenderOptions): TransactionSend
           if (outcome.err) {
             const failedLogs =
               logs ??
-              (await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send().catch(() => null))?.meta
+              (await readConfirmedTransaction(rpc, signature).catch(() => null))?.meta
                 ?.logMessages ??
               [];
             throw new TransactionFailedError('execution', outcome.err, failedLogs, programs);

@@ -10,6 +10,7 @@
  */
 import type { Address, Rpc, Signature, SolanaRpcApi } from '@solana/kit';
 import { decodeWagerEventsFromLogs, type WagerProgramEvent } from '../protocol/wager';
+import { readConfirmedTransaction } from '../chain/read-transaction';
 
 export type WagerOutcome =
   /** `pending`: the payout is parked; `claimSignature`: it was delivered later by claim_payout. */
@@ -70,7 +71,7 @@ async function transactionEvents(rpc: Rpc<SolanaRpcApi>, signature: string, prog
   const key = `${program}:${signature}`;
   const cached = cache?.get(key);
   if (cached) return cached;
-  const tx = await rpc.getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
+  const tx = await readConfirmedTransaction(rpc, signature);
   if (!tx) return null;
   const events = decodeWagerEventsFromLogs(tx.meta?.logMessages ?? [], program);
   cache?.set(key, events);

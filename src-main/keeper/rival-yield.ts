@@ -9,9 +9,10 @@
  * delayed. A keeper alone (no rival seen) never waits; a rival not seen winning for RIVAL_TTL_MS is
  * forgotten (a stopped rival delays only the wagers it ranked first, by a step, until then).
  */
-import { getAddressEncoder, type Address, type Signature } from '@solana/kit';
+import { getAddressEncoder, type Address } from '@solana/kit';
 import { createHash } from 'node:crypto';
 import type { KeeperContext } from './keeper-context';
+import { readConfirmedTransaction } from '../chain/read-transaction';
 
 /**
  * Slots between one rival's turn and the next, at least: a rival that sends before the previous one's
@@ -74,7 +75,7 @@ export function createRivalYield(ctx: KeeperContext): RivalYield {
     const cranks = signatures.length < LOOKUP_DEPTH ? signatures.slice(0, -1) : signatures;
     const winning = cranks.find((s) => s.err === null);
     if (!winning) return undefined;
-    const tx = await rpc.getTransaction(winning.signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send();
+    const tx = await readConfirmedTransaction(rpc, winning.signature);
     return tx?.transaction.message.accountKeys[0];
   };
 

@@ -20,7 +20,6 @@ import {
   type Address,
   type Base58EncodedBytes,
   type Rpc,
-  type Signature,
   type SolanaRpcApi,
 } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
@@ -33,6 +32,7 @@ import {
   type WagerProgramEvent,
 } from '../protocol/wager';
 import type { AddressSearchView, FoundWagerView } from './operator-interface';
+import { readConfirmedTransaction } from '../chain/read-transaction';
 
 /** Byte offsets in the 336-byte Wager account (docs/wager-program.md). */
 export const WAGER_ACCOUNT_SIZE = 336n;
@@ -142,13 +142,7 @@ async function historyEvents(rpc: Rpc<SolanaRpcApi>, key: Address, program: Addr
     cache.times.set(signature, at);
     const known = cache.events.get(signature);
     if (known) return { signature, at, events: known };
-    const tx = await rpc
-      .getTransaction(signature as Signature, {
-        encoding: 'json',
-        maxSupportedTransactionVersion: 0,
-        commitment: 'confirmed',
-      })
-      .send();
+    const tx = await readConfirmedTransaction(rpc, signature);
     const decoded = tx ? decodeWagerEventsFromLogs(tx.meta?.logMessages ?? [], program) : [];
     cache.events.set(signature, decoded);
     return { signature, at, events: decoded };
@@ -163,13 +157,7 @@ async function historyEvents(rpc: Rpc<SolanaRpcApi>, key: Address, program: Addr
 /** A transaction's block time (epoch ms): from the histories already read, else one read. */
 async function timeOf(rpc: Rpc<SolanaRpcApi>, signature: string, cache: SearchCache): Promise<number | null> {
   if (cache.times.has(signature)) return cache.times.get(signature)!;
-  const tx = await rpc
-    .getTransaction(signature as Signature, {
-      encoding: 'json',
-      maxSupportedTransactionVersion: 0,
-      commitment: 'confirmed',
-    })
-    .send();
+  const tx = await readConfirmedTransaction(rpc, signature);
   const at = blockTimeMs(tx?.blockTime);
   cache.times.set(signature, at);
   return at;

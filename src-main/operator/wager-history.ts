@@ -7,6 +7,7 @@
  */
 import type { Address, Rpc, Signature, SolanaRpcApi } from '@solana/kit';
 import { decodeWagerEventsFromLogs, type WagerOpenedEvent, type WagerProgramEvent } from '../protocol/wager';
+import { readConfirmedTransaction, type ConfirmedTransaction } from '../chain/read-transaction';
 
 /** Signatures per getSignaturesForAddress call. */
 const PAGE_SIZE = 100;
@@ -31,20 +32,8 @@ export interface WagerHistory {
   claim: (HistoryStep & { beneficiary: string; payout: bigint }) | null;
 }
 
-type Transaction = NonNullable<Awaited<ReturnType<ReturnType<Rpc<SolanaRpcApi>['getTransaction']>['send']>>>;
-
-async function readTransaction(rpc: Rpc<SolanaRpcApi>, signature: string) {
-  return (await rpc
-    .getTransaction(signature as Signature, {
-      encoding: 'json',
-      maxSupportedTransactionVersion: 0,
-      commitment: 'confirmed',
-    })
-    .send()) as Transaction | null;
-}
-
 /** The transaction's accounts in index order: the message's, then those loaded from lookup tables. */
-function accountKeysOf(tx: Transaction): string[] {
+function accountKeysOf(tx: ConfirmedTransaction): string[] {
   const message = tx.transaction.message as { accountKeys: readonly string[] };
   const loaded = (
     tx.meta as { loadedAddresses?: { writable: readonly string[]; readonly: readonly string[] } } | null
@@ -52,7 +41,7 @@ function accountKeysOf(tx: Transaction): string[] {
   return [...message.accountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
 }
 
-const stepOf = (signature: string, slot: bigint, tx: Transaction): HistoryStep => ({
+const stepOf = (signature: string, slot: bigint, tx: ConfirmedTransaction): HistoryStep => ({
   signature,
   slot: Number(slot),
   blockTime: tx.blockTime === null ? null : Number(tx.blockTime),
@@ -60,7 +49,7 @@ const stepOf = (signature: string, slot: bigint, tx: Transaction): HistoryStep =
 });
 
 /** The stake owner: account 1 of the open_wager instruction naming this wager. */
-function stakeOwnerOf(tx: Transaction, wager: Address, program: Address): string | null {
+function stakeOwnerOf(tx: ConfirmedTransaction, wager: Address, program: Address): string | null {
   const keys = accountKeysOf(tx);
   const instructions = (
     tx.transaction.message as {
@@ -94,7 +83,7 @@ export async function readWagerHistory(
       .send();
     for (const entry of page) {
       if (entry.err) continue; // a failed transaction changed nothing
-      const tx = await readTransaction(rpc, entry.signature);
+      const tx = await readConfirmedTransaction(rpc, entry.signature);
       if (!tx) continue;
       const events = decodeWagerEventsFromLogs(tx.meta?.logMessages ?? [], program).filter(
         (e: WagerProgramEvent) => 'wager' in e.data && e.data.wager === wager,
@@ -146,6 +135,6 @@ export async function readFulfilment(
   const candidates = page.filter((entry) => !entry.err && entry.signature !== requestSignature).reverse();
   const first = candidates[0];
   if (!first) return null;
-  const tx = await readTransaction(rpc, first.signature);
+  const tx = await readConfirmedTransaction(rpc, first.signature);
   return tx ? stepOf(first.signature, first.slot, tx) : null;
 }

@@ -6,13 +6,14 @@
  * stays as fast as before. The pure parts (labels, balance changes, failure words, logs, link) are
  * exported for tests.
  */
-import type { Address, Rpc, Signature, SolanaRpcApi } from '@solana/kit';
+import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
 import { describeTransactionError } from '../localnet/rpc-errors';
 import { explainCustomError, explainRefusal } from '../protocol/program-error-sentences';
 import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import { findWagerFeesPda } from '../protocol/generated/wager/pdas/wagerFees';
 import { findServiceAddresses } from '../protocol/wager/service-instructions';
 import type { BalanceChangeView, ClusterName, WagerTransactionView } from './operator-interface';
+import { readConfirmedTransaction } from '../chain/read-transaction';
 
 /** The wager's parties as the inspection reports them (the `inspect` fields of the same names). */
 export interface WagerParties {
@@ -184,13 +185,7 @@ export async function readTransactionJson(
   rpc: Rpc<SolanaRpcApi>,
   signature: string,
 ): Promise<TransactionJson | null> {
-  return (await rpc
-    .getTransaction(signature as Signature, {
-      encoding: 'json',
-      maxSupportedTransactionVersion: 0,
-      commitment: 'confirmed',
-    })
-    .send()) as unknown as TransactionJson | null;
+  return (await readConfirmedTransaction(rpc, signature)) as unknown as TransactionJson | null;
 }
 
 /** The wager's accounts named: its parties, the pool's vault and escrow, its fee account, this keeper. */
