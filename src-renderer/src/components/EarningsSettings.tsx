@@ -15,6 +15,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
 import { submitParsedForm } from './form-submit';
+import { SaveOutcome } from './SaveOutcome';
 import { SweepsTable, useEarningsSweep } from './SentToWallet';
 
 function useApplyView() {
@@ -110,22 +111,12 @@ function SettingsForm({ view }: { view: SweepView }) {
           Save earnings settings
         </button>
       </div>
-      {Object.keys(errors).length > 0 && (
-        <div role="alert" className="error">
-          Nothing was saved: fix the field marked above.
-        </div>
-      )}
-      {save.error && (
-        <div role="alert" className="error">
-          {save.error.message}
-        </div>
-      )}
-      {nothingChanged && <p role="status">Nothing changed: these are the saved settings.</p>}
-      {save.isSuccess && (
-        <p role="status" className="ok-box">
-          Earnings settings saved.
-        </p>
-      )}
+      <SaveOutcome
+        invalid={Object.keys(errors).length > 0 ? 'Nothing was saved: fix the field marked above.' : null}
+        error={save.error}
+        nothingChanged={nothingChanged}
+        saved={save.isSuccess ? 'Earnings settings saved.' : null}
+      />
     </form>
   );
 }

@@ -17,6 +17,7 @@ import { TextField } from '../components/FieldRow';
 import { GuardianSettings } from '../components/GuardianSettings';
 import { KeySettings } from '../components/KeySettings';
 import { RpcSettings } from '../components/RpcSettings';
+import { SaveOutcome } from '../components/SaveOutcome';
 import { clusterLabel } from '../model/format';
 import {
   CLUSTER_PRESETS,
@@ -354,24 +355,20 @@ function OptionsSection({ view }: { view: SettingsView }) {
             </span>
           )}
         </div>
-        {invalidCount > 0 && (
-          <div role="alert" className="error">
-            Nothing was saved: {invalidCount === 1 ? 'one field needs' : `${invalidCount} fields need`} a fix
-            (see the message under it).
-          </div>
-        )}
-        {save.error && (
-          <div role="alert" className="error">
-            {save.error.message}
-          </div>
-        )}
-        {nothingChanged && <p role="status">Nothing changed: these are the saved settings.</p>}
-        {save.isSuccess && (
-          <p role="status" className="ok-box">
-            Saved{save.data.restarted ? '; the keeper restarted with the new loop options' : ''}. API port,
-            host and origins apply at the next start.
-          </p>
-        )}
+        <SaveOutcome
+          invalid={
+            invalidCount > 0
+              ? `Nothing was saved: ${invalidCount === 1 ? 'one field needs' : `${invalidCount} fields need`} a fix (see the message under it).`
+              : null
+          }
+          error={save.error}
+          nothingChanged={nothingChanged}
+          saved={
+            save.isSuccess
+              ? `Saved${save.data.restarted ? '; the keeper restarted with the new loop options' : ''}. API port, host and origins apply at the next start.`
+              : null
+          }
+        />
       </form>
     </section>
   );
