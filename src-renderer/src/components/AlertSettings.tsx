@@ -31,6 +31,7 @@ import { TextField } from './FieldRow';
 import { SettingToggle } from './SettingToggle';
 import { useTimeZone } from './TimeText';
 import { submitParsedForm } from './form-submit';
+import { SaveOutcome } from './SaveOutcome';
 
 /** Keeps a fresh Settings → Alerts view, and the Alerts screen's channels with it. */
 function useApplyView() {
@@ -98,23 +99,17 @@ function ThresholdsPart({ view }: { view: AlertSettingsView }) {
           Reset
         </button>
       </div>
-      {invalidCount > 0 && (
-        <div role="alert" className="error">
-          Nothing was saved: {invalidCount === 1 ? 'one threshold needs' : `${invalidCount} thresholds need`}{' '}
-          a fix (see the message under it).
-        </div>
-      )}
-      {save.error && (
-        <div role="alert" className="error">
-          {save.error.message}
-        </div>
-      )}
-      {nothingChanged && <p role="status">Nothing changed: these are the saved thresholds.</p>}
-      {save.isSuccess && (
-        <p role="status" className="ok-box">
-          Thresholds saved: the alert engine uses them from now on.
-        </p>
-      )}
+      <SaveOutcome
+        invalid={
+          invalidCount > 0
+            ? `Nothing was saved: ${invalidCount === 1 ? 'one threshold needs' : `${invalidCount} thresholds need`} a fix (see the message under it).`
+            : null
+        }
+        error={save.error}
+        nothingChanged={nothingChanged}
+        saved={save.isSuccess ? 'Thresholds saved: the alert engine uses them from now on.' : null}
+        what="thresholds"
+      />
     </form>
   );
 }

@@ -6,6 +6,7 @@ export function SaveOutcome({
   error,
   nothingChanged,
   saved,
+  what = 'settings',
 }: {
   /** Why nothing was saved (a field needs a fix), or null. */
   invalid: ReactNode | null;
@@ -13,6 +14,8 @@ export function SaveOutcome({
   nothingChanged: boolean;
   /** The "saved" sentence once the save succeeded, else null. */
   saved: ReactNode | null;
+  /** What the form saves, as "Nothing changed: these are the saved <what>." says it. */
+  what?: string;
 }) {
   return (
     <>
@@ -26,7 +29,7 @@ export function SaveOutcome({
           {error.message}
         </div>
       )}
-      {nothingChanged && <p role="status">Nothing changed: these are the saved settings.</p>}
+      {nothingChanged && <p role="status">Nothing changed: these are the saved {what}.</p>}
       {saved && (
         <p role="status" className="ok-box">
           {saved}
