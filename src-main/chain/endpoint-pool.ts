@@ -184,7 +184,7 @@ export function createEndpointPool(options: EndpointPoolOptions): EndpointPool {
     const why =
       from.state === 'healthy'
         ? `${next.preferred ? 'the preferred endpoint' : 'an endpoint preferred to it'} is healthy again`
-        : (from.reason ?? from.state);
+        : (from.reason ?? (from.state === 'unchecked' ? 'not checked yet' : from.state));
     for (const listener of listeners) listener(from.label, next.label, why);
   };
 

@@ -206,12 +206,15 @@ describe('a keeper with two RPC providers', () => {
     };
     expect(closed, JSON.stringify(report, null, 1)).toBe(true);
     expect(servedByLagging, JSON.stringify(report, null, 1)).toEqual([]);
-    // Lag seen by the probe, and said in the keeper's log.
+    // Probed, and left for the other in the keeper's log. Which check ends first is a race: the other
+    // endpoint may answer its genesis check before this one, so reads leave it as "not checked yet" and,
+    // once it is checked, it is set aside for its lag without a second switch. Either way no read went to
+    // it (above); lag detection itself is endpoint-pool.test.ts's.
     expect(lagging.methods.filter((m) => m.method === 'getSlot').length).toBeGreaterThan(0);
     expect(switchesIn(keeper.logs)[0], JSON.stringify(report, null, 1)).toMatchObject({
       from: asLogged(lagging.url),
       to: asLogged(healthy.url),
-      why: expect.stringMatching(/^\d+ slots behind$/),
+      why: expect.stringMatching(/^(\d+ slots behind|not checked yet)$/),
     });
     expect(
       endings(bed, wagers).filter(
