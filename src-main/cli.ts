@@ -36,6 +36,7 @@ Commands:
   keeper --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee auto|MICROLAMPORTS]
          [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee MICROLAMPORTS] [--max-priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
+         [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
          [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
          [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
          [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
@@ -80,6 +81,7 @@ Commands:
         [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
         [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
         [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE] [--keep-history 90d]
+        [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
@@ -87,7 +89,7 @@ Commands:
       --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
       --keep-history DURATION: prune old finished history, as for keeper.
   gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
-          [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]
+          [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the
       keeper at --keeper. Its key (OS keychain account "gateway", or --keypair) holds its SOL and USDC.
@@ -133,7 +135,14 @@ exits 1 naming the cluster (make one with deploy).
 
 The /v1 API of keeper and serve binds 127.0.0.1 (this machine only); --host 0.0.0.0 (or an address) exposes
 it. Browsers get CORS headers only from --cors-origin origins (repeatable), by default only the console's
-own origin: http://127.0.0.1:<port> and http://localhost:<port>. Ports are integers 0..65535 (0: any free
+own origin: http://127.0.0.1:<port> and http://localhost:<port>. Every listener (the /v1 API and console,
+--metrics-port, the gateway, the embedded localnet) answers 421 to a Host header other than a loopback name,
+an IP address, or a name given with --public-host NAME (repeatable; *.example.com for its subdomains): a web
+page cannot reach them by DNS rebinding. Behind a proxy (TLS), --trust-proxy 1 (the number of proxies in
+front) or --trust-proxy 127.0.0.1,::1 (their addresses or CIDR ranges) lets /v1, the faucet and the gateway
+tell clients apart by X-Forwarded-For (or Forwarded); without it those headers are ignored. The console and
+operator API refuse any request carrying Forwarded, X-Forwarded-For or Via (403): use them on the machine
+itself or through an SSH tunnel (docs/keeper.md, Behind a proxy). Ports are integers 0..65535 (0: any free
 port). Exit codes: 0 done, 1 failed, 2 usage error.
 `;
 

@@ -10,10 +10,14 @@
  * and the names the operator gives with `--public-host NAME` (repeatable; `*.example.com` allows its
  * subdomains). A port in the header is ignored: the socket already chose the port.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The 421 body's `error`, with the next step for an operator who reaches a listener through a name. */
-export const misdirectedHostError = (host: string): string =>
-  `this server does not answer to the name ${JSON.stringify(host)}: reach it by 127.0.0.1 or localhost, or start it with --public-host ${host}`;
+export function misdirectedHostError(host: string): string {
+  const name = hostNameOf(host) ?? host.slice(0, 100);
+  const reach = `this server does not answer to the name ${JSON.stringify(name)}: reach it by 127.0.0.1 or localhost`;
+  return isValidPublicHost(name) ? `${reach}, or start it with --public-host ${name} if that name is yours` : reach;
+}
 
 /** The names a listener answers to beyond loopback names and IP literals (`--public-host`). */
 export type PublicHosts = readonly string[];
@@ -59,4 +63,19 @@ export function isAllowedHost(hostHeader: string | undefined, publicHosts: Publi
     const pattern = allowed.toLowerCase().replace(/\.$/, '');
     return pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern;
   });
+}
+
+/**
+ * The check as a node `request` handler's first step: answers a foreign `Host` with 421 JSON
+ * `{ error }` (and closes the connection) and returns true; returns false when the request may go on.
+ * Listeners call it before any route, so no route can forget it.
+ */
+export function refuseForeignHost(request: IncomingMessage, response: ServerResponse, publicHosts: PublicHosts = []): boolean {
+  const host = request.headers.host;
+  if (isAllowedHost(host, publicHosts)) return false;
+  // Drain what the client still sends, then close: the page that sent it gets nothing else from this socket.
+  request.resume();
+  response.writeHead(421, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' });
+  response.end(JSON.stringify({ error: misdirectedHostError(host ?? '') }));
+  return true;
 }

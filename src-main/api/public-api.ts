@@ -24,8 +24,10 @@
  * - 500 `internal error` (details go to `onInternalError`, never to the client);
  * - faucet refusals `{ error, retryAt }` with the faucet's status: 429 wallet/IP claimed within 5 minutes,
  *   503 daily limit used up, 502 transaction failed (see faucet/faucet.ts); Retry-After when retryAt is ahead.
+ * - from the listener, before anything else: 421 when the Host header names neither this machine (a loopback
+ *   name or an IP literal) nor a `publicHosts` name (DNS rebinding: see host-check.ts).
  *
- * Rate limits per client (socket address; IPv6 per /64; X-Forwarded-For only with `trustProxy`), token
+ * Rate limits per client (socket address; IPv6 per /64; X-Forwarded-For or Forwarded only as `trustProxy` says), token
  * buckets: POST /v1/wagers 30/min burst 10; POST /v1/faucet 30/min burst 10 (before the faucet's own
  * rules); every other request 600/min burst 120.
  *
@@ -46,7 +48,8 @@ import type { Readiness } from '../alerts/alert-types';
 import type { KeeperService } from '../keeper/keeper-service';
 import { limitBodies } from './body-limit';
 import { isChainReadError } from './chain-read-error';
-import { clientKey } from './client-ip';
+import { clientKey, type TrustProxy } from './client-ip';
+import { refuseForeignHost, type PublicHosts } from './host-check';
 import { createRateLimiter, type BucketConfig } from './rate-limiter';
 
 export interface RateLimitConfig {
@@ -106,8 +109,8 @@ export interface PublicApiOptions {
    */
   readiness?: () => Readiness | Promise<Readiness>;
   rateLimit?: Partial<RateLimitConfig>;
-  /** Take the client address from X-Forwarded-For (right-most entry). Only behind a proxy you run. */
-  trustProxy?: boolean;
+  /** Which proxies in front may say who the client is (X-Forwarded-For, Forwarded): see client-ip.ts. Default none. */
+  trustProxy?: TrustProxy;
   maxBodyBytes?: number;
   now?: () => number;
   /** Receives unexpected exceptions (default: console.error). The client only sees 500 `internal error`. */
@@ -362,12 +365,16 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   socket.destroy(error);
 }
 
-/** Serves `app` with @hono/node-server on `host` (default loopback); port 0 picks a free port. */
+/**
+ * Serves `app` with @hono/node-server on `host` (default loopback); port 0 picks a free port. A request
+ * whose Host is neither this machine's nor one of `publicHosts` is answered 421 before `app` sees it.
+ */
 export function listenPublicApi(
   app: Hono<Env> | Hono,
-  options: { port: number; host?: string },
+  options: { port: number; host?: string; publicHosts?: PublicHosts },
 ): Promise<PublicApiServer> {
   const host = options.host ?? '127.0.0.1';
+  const publicHosts = options.publicHosts ?? [];
   const listener = getRequestListener(app.fetch, {
     hostname: host,
     // A request no URL can be made of (a bad Host, a backslash in the path): the app never sees it. The app
@@ -381,6 +388,7 @@ export function listenPublicApi(
   const server = createServer({ requireHostHeader: false }, (request, response) => {
     if (request.httpVersion === '1.1' && request.headers.host === undefined)
       return answerJson(response, 400, `${LISTENER_ERRORS.badRequest}: an HTTP/1.1 request needs a Host header`);
+    if (refuseForeignHost(request, response, publicHosts)) return;
     return listener(request, response);
   });
   server.on('clientError', answerClientError);

@@ -1,5 +1,6 @@
 /**
  * `wager-keeper gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
+ *   [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
  *   [--db FILE] [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
  * The x402 gateway alone, against any cluster with a deployment (--deployment FILE, or found by the RPC's
  * genesis hash): an HTTP-only caller opens a wager with one paid request (docs/gateway.md). Its key comes
@@ -17,6 +18,7 @@ import { DEFAULT_API_PORT } from './keeper-runtime';
 import { parseFlags, portFlag, UsageError } from './cli-flags';
 import { untilSignal } from './until-signal';
 import { ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
+import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
 
 export const DEFAULT_GATEWAY_PORT = 7400;
 export const GATEWAY_KEYCHAIN_ACCOUNT = 'gateway';
@@ -28,6 +30,7 @@ export const GATEWAY_OPTIONS = {
   keeper: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
+  ...LISTENER_OPTIONS,
   keypair: { type: 'string' },
   db: { type: 'string', default: 'gateway.db' },
   paytables: { type: 'string' },
@@ -59,6 +62,7 @@ export async function gatewayCommand(args: string[]): Promise<number> {
   const wsUrl = (values.ws ?? []).length > 0 ? endpoints.reads[0]!.wsUrl : undefined;
   const port = portFlag('port', values.port, DEFAULT_GATEWAY_PORT);
   const limits = gatewayLimitsFlags(values);
+  const listeners = listenerFlags(values);
   const keeperUrl = (values.keeper ?? `http://127.0.0.1:${DEFAULT_API_PORT}`).replace(/\/$/, '');
   const { deployment } = await resolveDeploymentForRpc(rpcUrl, { file: values.deployment });
   const paytables = values.paytables ? values.paytables.split(',').map((name) => name.trim()).filter(Boolean) : deployment.paytables.map((p) => p.name);
@@ -77,6 +81,7 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     port,
     host: values.host,
     portFlag: '--port',
+    ...listeners,
   });
   console.log(
     JSON.stringify({

@@ -1,6 +1,7 @@
 /**
  * `wager-keeper keeper --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE]
  *   [--priority-fee auto|MICROLAMPORTS [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee N] [--max-priority-fee N]] [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...]
+ *   [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
  *   [--faucet-mint MINT --faucet-authority FILE]
  *   [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
  *   [--shard I/N [--shard-takeover-slots 20]]`
@@ -24,6 +25,7 @@ import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
+import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
 import { MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
@@ -48,6 +50,7 @@ export const KEEPER_OPTIONS = {
   ...PRIORITY_FEE_OPTIONS,
   'metrics-port': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
+  ...LISTENER_OPTIONS,
   'faucet-mint': { type: 'string' },
   'max-in-flight': { type: 'string' },
   'faucet-authority': { type: 'string' },
@@ -85,6 +88,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
   const keepHistoryMs = keepHistoryFlag(values['keep-history']);
+  const listeners = listenerFlags(values);
   const localnet = await fetchLocalnetManifest(rpcUrl).catch(() => null);
   // A wager-keeper localnet brings its own faucet (the service reads its manifest); elsewhere the flags name one.
   const faucet = localnet && !localnet.bare ? undefined : await configuredFaucet(rpcUrl, values['faucet-mint'], values['faucet-authority']);
@@ -102,6 +106,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       apiHost: values.host,
       corsOrigins: values['cors-origin'],
       metricsPort,
+      ...listeners,
       ...priorityFee,
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
       ...(faucet ? { faucet } : {}),

@@ -5,6 +5,7 @@
 import type { Address, KeyPairSigner } from '@solana/kit';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { TrustProxy } from '../api/client-ip';
 import { createPublicApi, listenPublicApi } from '../api/public-api';
 import type { Keeper } from '../keeper/keeper';
 import { createLogger } from '../logging';
@@ -34,6 +35,10 @@ export interface KeeperRuntimeOptions {
   /** Cranks in flight at once (default DEFAULT_MAX_IN_FLIGHT). */
   maxInFlight?: number;
   corsOrigins?: string[];
+  /** Names the listeners answer to beyond loopback names and IP literals (--public-host); others get 421. */
+  publicHosts?: string[];
+  /** Which proxies in front may say who the client is (--trust-proxy; see api/client-ip.ts). */
+  trustProxy?: TrustProxy;
   /** Test networks only: mint and mint authority the faucet grants test USDC with. */
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
   /** Runs the guardian beside the keeper with this key (see KeeperCoreOptions.guardian). */
@@ -67,9 +72,10 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
         keeper,
         faucet,
         allowedOrigins,
+        ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
         onInternalError: (error, request) => logger.error({ error: (error as Error)?.message, ...request }, 'public api error'),
       }),
-      { port: options.apiPort, host: options.apiHost },
+      { port: options.apiPort, host: options.apiHost, publicHosts: options.publicHosts ?? [] },
     ).catch((error: unknown) => {
       throw listenError(error, '--port', apiHost, options.apiPort);
     });
@@ -79,7 +85,7 @@ export async function startKeeperRuntime(options: KeeperRuntimeOptions): Promise
     const operator =
       metricsPort === undefined
         ? undefined
-        : await listenOperator(createOperatorApp(createKeeperMetrics(keeper, core.guardian)), metricsPort).catch((error: unknown) => {
+        : await listenOperator(createOperatorApp(createKeeperMetrics(keeper, core.guardian)), metricsPort, options.publicHosts ?? []).catch((error: unknown) => {
             throw listenError(error, '--metrics-port', '127.0.0.1', metricsPort);
           });
     if (operator) started.push(() => new Promise<void>((resolve) => operator.server.close(() => resolve())));

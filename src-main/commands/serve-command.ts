@@ -1,5 +1,5 @@
 /**
- * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
+ * `wager-keeper serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
  *   [--db FILE] [--keypair FILE] [--metrics-port N] [--shard I/N [--shard-takeover-slots 20]] [--no-console]`
  * Everything on one machine: the embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API
  * and the operator console (UI + operator API, loopback only, per-run token); prints one ready line with
@@ -21,12 +21,14 @@ import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
+import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
 
 /** The flags of `serve` (the usage text in cli.ts lists each; a test checks). */
 export const SERVE_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   'cors-origin': { type: 'string', multiple: true },
+  ...LISTENER_OPTIONS,
   ...ENDPOINT_OPTIONS,
   deployment: { type: 'string' },
   'rpc-port': { type: 'string' },
@@ -69,6 +71,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
   const keepHistoryMs = keepHistoryFlag(values['keep-history']);
+  const listeners = listenerFlags(values);
   return runConsoleHost({
     console: !values['no-console'],
     ...(values['log-file'] ? { logFile: values['log-file'] } : {}),
@@ -84,6 +87,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       apiHost: values.host,
       corsOrigins: values['cors-origin'],
       metricsPort,
+      ...listeners,
       ...(shard ? { shard } : {}),
       ...(alertWebhooks ? { alertWebhooks } : {}),
       ...heartbeat,
@@ -109,6 +113,7 @@ export async function serveCommand(args: string[]): Promise<number> {
         port: gatewayPort,
         host: values.host,
         portFlag: '--gateway-port',
+        ...listeners,
       });
       return { readyLine: { gateway: served.url, gatewayAddress: served.gateway.address }, stop: () => served.stop() };
     },

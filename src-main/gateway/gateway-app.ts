@@ -9,6 +9,7 @@ import type { HTTPRequestContext, x402HTTPResourceServer } from '@x402/core/serv
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
+import type { TrustProxy } from '../api/client-ip';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import { OrderRefusal, parseWagerOrder, type GatewayLimits, type OfferedPaytable, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
@@ -33,6 +34,8 @@ export interface GatewayAppOptions {
   records: PaymentRecords;
   keeper: KeeperHandoff;
   log?: Logger;
+  /** Which proxies in front may say who the client is (--trust-proxy, see api/client-ip.ts); default none. */
+  trustProxy?: TrustProxy;
 }
 
 /** A wager order is a few hundred bytes: a body over this is refused (413) before it is read to its end. */

@@ -12,9 +12,10 @@ export interface ServedGateway {
   stop(): Promise<void>;
 }
 
-export async function serveGateway(options: GatewayOptions & { port: number; host: string; portFlag: string }): Promise<ServedGateway> {
+/** `publicHosts`: the names the listener answers to beyond loopback names and IP literals (--public-host); others get 421. */
+export async function serveGateway(options: GatewayOptions & { port: number; host: string; portFlag: string; publicHosts?: readonly string[] }): Promise<ServedGateway> {
   const gateway = await startGateway(options);
-  const server = await listenPublicApi(gateway.app, { port: options.port, host: options.host }).catch(async (error: unknown) => {
+  const server = await listenPublicApi(gateway.app, { port: options.port, host: options.host, publicHosts: options.publicHosts ?? [] }).catch(async (error: unknown) => {
     await gateway.stop();
     throw listenError(error, options.portFlag, options.host, options.port);
   });

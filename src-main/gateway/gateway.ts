@@ -20,6 +20,7 @@ import type { Deployment } from '../protocol/deployment';
 import { deploymentPaytable } from '../deployment/deployment-resolver';
 import { encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder } from '../protocol/wager';
 import { createGatewayApp, type KeeperHandoff } from './gateway-app';
+import type { TrustProxy } from '../api/client-ip';
 import type { GatewayLimits, OfferedPaytable } from './gateway-order';
 import { openPaymentRecords, type PaymentRecord } from './payment-records';
 import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
@@ -47,6 +48,8 @@ export interface GatewayOptions {
   limits: GatewayLimits;
   keeper: KeeperHandoff;
   log?: Logger;
+  /** --trust-proxy: which proxies in front may say who the client is, for the gateway's per-address limits. */
+  trustProxy?: TrustProxy;
 }
 
 export interface Gateway {
@@ -119,7 +122,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   if (!(await purchase.balances()).usdcAccountExists)
     await sender.send([await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer, mint: config.usdcMint, owner: signer.address })]);
   const seller = await createX402Seller({ rpc, confirmer, network, signer, usdcMint: config.usdcMint });
-  const app = createGatewayApp({ address: signer.address, network, usdcMint: config.usdcMint, offered, limits: options.limits, seller, purchase, records, keeper: options.keeper, log });
+  const app = createGatewayApp({ address: signer.address, network, usdcMint: config.usdcMint, offered, limits: options.limits, seller, purchase, records, keeper: options.keeper, log, trustProxy: options.trustProxy ?? false });
 
   let finishing: Promise<PaymentRecord[]> | undefined;
   const finishUnfinished = () =>

@@ -68,6 +68,7 @@ export function createHostListeners(
         },
         faucet: () => control.keeperSide?.core.faucet,
         allowedOrigins,
+        ...(flags.trustProxy !== undefined ? { trustProxy: flags.trustProxy } : {}),
         ...(service.readiness ? { readiness: service.readiness } : {}),
         onInternalError: (error, request) => log.error({ error: (error as Error)?.message, ...request }, 'public api error'),
       });
@@ -85,7 +86,7 @@ export function createHostListeners(
         : undefined;
       const fetch = operatorHttp ? operatorHttp.withConsole(publicApi.fetch) : publicApi.fetch;
       try {
-        api = await listenPublicApi({ fetch } as Parameters<typeof listenPublicApi>[0], { port: settings.apiPort, host: settings.apiHost });
+        api = await listenPublicApi({ fetch } as Parameters<typeof listenPublicApi>[0], { port: settings.apiPort, host: settings.apiHost, publicHosts: flags.publicHosts ?? [] });
       } catch (error) {
         if (options.failFast) throw listenError(error, '--port', settings.apiHost, settings.apiPort);
         // The desktop app: the keeper still cranks on its chain; the console says why /v1 is down and what to do.
@@ -106,7 +107,7 @@ export function createHostListeners(
       corsOrigins = [...allowedOrigins];
       if (flags.metricsPort !== undefined) {
         const port = flags.metricsPort;
-        const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: service.keeperEvents }, { events: service.guardianEvents }, operatorMetricReadings(service.api))), port).catch((error: unknown) => {
+        const metrics = await listenOperator(createOperatorApp(createKeeperMetrics({ events: service.keeperEvents }, { events: service.guardianEvents }, operatorMetricReadings(service.api))), port, flags.publicHosts ?? []).catch((error: unknown) => {
           throw listenError(error, '--metrics-port', '127.0.0.1', port);
         });
         stopHost.push(() => new Promise<void>((resolve) => metrics.server.close(() => resolve())));

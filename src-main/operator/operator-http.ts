@@ -4,7 +4,7 @@
  * archives "Save diagnostics…" wrote at `GET /operator/diagnostics/<name>` (a browser's download).
  *
  * It has operator powers the public API does not, so: it answers loopback peers only (also when --host
- * exposes /v1), only with the per-run token (`Authorization: Bearer <token>`, or `?token=` for the event
+ * exposes /v1), never a request that came through a proxy (Forwarded, X-Forwarded-For, Via), only with the per-run token (`Authorization: Bearer <token>`, or `?token=` for the event
  * stream and the downloads, which EventSource and a link cannot give headers), sends no CORS headers (a page of another origin cannot
  * read it), and never logs the token. Every error is JSON `{ error }`.
  */
@@ -40,6 +40,7 @@ type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Resp
 
 export const OPERATOR_ERRORS = {
   notLoopback: 'the operator API answers this machine only (loopback); open the console on the machine that runs the keeper',
+  proxied: 'the operator API answers this machine only, never through a proxy (this request carries Forwarded, X-Forwarded-For or Via): open the console on the machine that runs the keeper, or through an SSH tunnel (ssh -L 7300:127.0.0.1:7300 HOST, then the console URL from the ready line)',
   unauthorized: 'missing or wrong operator token: open the console URL printed in the ready line ("console"), which carries the token',
   unknownMethod: 'unknown operator method',
   notJson: 'body must be a JSON object',
@@ -70,6 +71,9 @@ export const CONSOLE_CSP =
 
 /** The largest operator call body accepted: calls carry a few small fields. */
 export const OPERATOR_MAX_BODY_BYTES = 64 * 1024;
+
+/** Headers a proxy adds (X-Real-IP: nginx configs often set only that one): their presence means a proxy sent the request. */
+export const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'via', 'x-real-ip'] as const;
 
 /** 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -111,6 +115,9 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
       remote = undefined;
     }
     if (!isLoopbackAddress(remote)) return fail(c, 403, OPERATOR_ERRORS.notLoopback);
+    // A proxy on this machine connects from loopback for whoever it serves: whatever --trust-proxy says,
+    // a request that went through one is not this machine's.
+    if (PROXY_HEADERS.some((name) => c.req.header(name) !== undefined)) return fail(c, 403, OPERATOR_ERRORS.proxied);
     await next();
   });
   // Before the token check, so a body over the limit is 413 on every operator path, never read whole first.

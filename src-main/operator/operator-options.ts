@@ -12,6 +12,7 @@ import { maskUrl } from '../secrets/mask-url';
 import type { ClusterSetting, ConsoleSettings, SettingKey } from './operator-interface';
 import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
+import type { TrustProxy } from '../api/client-ip';
 
 /** Command-line flags: they fix a setting for this run (shown read-only in Settings) and are never saved. */
 export interface OperatorFlags {
@@ -29,6 +30,10 @@ export interface OperatorFlags {
   apiHost?: string;
   corsOrigins?: string[];
   metricsPort?: number;
+  /** --public-host NAME (repeatable): names the listeners answer to beyond loopback names and IP literals (else 421). */
+  publicHosts?: string[];
+  /** --trust-proxy HOPS|ADDRESS,...: which proxies in front may say who the client is, for /v1's limits and the faucet. */
+  trustProxy?: TrustProxy;
   priorityFeeMicroLamports?: number;
   /** `--priority-fee auto` (true) or a number (false); absent: the saved choice. */
   priorityFeeAuto?: boolean;
