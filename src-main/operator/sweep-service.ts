@@ -182,6 +182,7 @@ export function createSweepService(
       balance: () => keeperSweep().sweeper.balance(),
       plan: (request) => keeperSweep().sweeper.plan(request),
       send: (plan, trigger) => keeperSweep().sweeper.send(plan, trigger),
+      exclusive: (sweep) => keeperSweep().sweeper.exclusive(sweep),
     },
     ledger: { lastAtMs: (trigger) => keeperSweep().ledger.lastAtMs(trigger) },
     config: () => {
@@ -305,12 +306,15 @@ export function createSweepService(
         throw new Error(
           `amountLamports must be a whole number of lamports, got ${JSON.stringify(args.amountLamports)}`,
         );
-      const plan = await sweeper.plan({
-        destination: args.destination ?? (settings().destination || null),
-        reserveLamports: reserve().lamports,
-        ...(typeof amount === 'bigint' ? { amountLamports: amount } : {}),
-      });
-      const booked = await sweeper.send(plan, 'manual');
+      // Planned and sent under the key's sweep lock: another Send now or the automatic mode may be sending.
+      const booked = await sweeper.sweep(
+        {
+          destination: args.destination ?? (settings().destination || null),
+          reserveLamports: reserve().lamports,
+          ...(typeof amount === 'bigint' ? { amountLamports: amount } : {}),
+        },
+        'manual',
+      );
       log.info(
         { to: booked.destination, sentLamports: booked.sentLamports.toString(), signature: booked.signature },
         'earnings sent to the wallet (Send now)',

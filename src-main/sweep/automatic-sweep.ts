@@ -32,7 +32,7 @@ export interface AutomaticSweep {
 }
 
 export function createAutomaticSweep(options: {
-  sweeper: Pick<Sweeper, 'balance' | 'plan' | 'send'>;
+  sweeper: Pick<Sweeper, 'balance' | 'plan' | 'send' | 'exclusive'>;
   ledger: Pick<SweepLedger, 'lastAtMs'>;
   /** Read at every check: the settings may change between checks. */
   config(): AutomaticSweepConfig;
@@ -49,26 +49,31 @@ export function createAutomaticSweep(options: {
     const config = options.config();
     if (!config.enabled || !config.destination) return { outcome: 'off' };
     try {
-      const balanceLamports = await options.sweeper.balance();
-      const due = automaticSweepDue({
-        ...config,
-        balanceLamports,
-        lastAutomaticAtMs: options.ledger.lastAtMs('automatic'),
-        nowMs: now(),
-      });
-      if (!due.due) return { outcome: 'waiting', reason: due.reason };
-      const plan = await options.sweeper.plan({
-        destination: config.destination,
-        reserveLamports: config.reserveLamports,
-      });
-      const sweep = await options.sweeper.send(plan, 'automatic');
-      options.onSent?.(sweep);
-      return { outcome: 'sent', sweep };
+      // Under the key's sweep lock: "Send now" may be sending; the balance is read once it has ended.
+      const destination = config.destination;
+      return await options.sweeper.exclusive(() => sweepIfDue({ ...config, destination }));
     } catch (error) {
       const message = (error as Error).message;
       options.onError?.(message);
       return { outcome: 'failed', error: message };
     }
+  };
+  const sweepIfDue = async (config: AutomaticSweepConfig & { destination: string }): Promise<AutomaticCheck> => {
+    const balanceLamports = await options.sweeper.balance();
+    const due = automaticSweepDue({
+      ...config,
+      balanceLamports,
+      lastAutomaticAtMs: options.ledger.lastAtMs('automatic'),
+      nowMs: now(),
+    });
+    if (!due.due) return { outcome: 'waiting', reason: due.reason };
+    const plan = await options.sweeper.plan({
+      destination: config.destination,
+      reserveLamports: config.reserveLamports,
+    });
+    const sweep = await options.sweeper.send(plan, 'automatic');
+    options.onSent?.(sweep);
+    return { outcome: 'sent', sweep };
   };
   // One check at a time: a slow confirmation never overlaps the next timer tick (no double send).
   const check = () => {

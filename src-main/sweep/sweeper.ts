@@ -2,7 +2,8 @@
  * The sweep on chain: reads the keeper's balance, plans (sweep-plan.ts), sends one System Program transfer
  * with the project's sender (simulated by its preflight, resent until confirmed) and books it in the
  * `sweeps` table. The compute-unit limit is fixed, so the fee is known before sending and comes out of
- * what is sent: the keeper is left with exactly the reserve.
+ * what is sent: the keeper is left with exactly the reserve. Every sweep of a key runs under one lock
+ * (sweep-lock.ts) and plans inside it, so two never spend the same balance.
  */
 import { address, type KeyPairSigner, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -10,6 +11,7 @@ import { transactionFeeLamports } from '../chain/fees';
 import type { SignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender, type TransactionSender } from '../chain/transaction-sender';
 import type { BookedSweep, SweepLedger, SweepTrigger } from '../store/sweep-ledger';
+import { withSweepLock } from './sweep-lock';
 import { planSweep, type SweepPlan } from './sweep-plan';
 
 /** Compute units of a sweep: the limit instruction and one transfer use 300; the limit fixes the fee. */
@@ -38,6 +40,16 @@ export interface Sweeper {
   }): Promise<SweepPlan>;
   /** Sends the plan, waits for its confirmation and books it. */
   send(plan: SweepPlan, trigger: SweepTrigger): Promise<BookedSweep>;
+  /**
+   * Runs `sweep` under this key's sweep lock (sweep-lock.ts): no other sweep of the key runs meanwhile.
+   * Plan inside it, so the plan reads the balance the previous sweep left.
+   */
+  exclusive<T>(sweep: () => Promise<T>): Promise<T>;
+  /** Plans from the balance read now and sends, under the lock: what "Send now" does. */
+  sweep(
+    request: { destination: string | null; reserveLamports: bigint; amountLamports?: bigint },
+    trigger: SweepTrigger,
+  ): Promise<BookedSweep>;
 }
 
 export function createSweeper(options: SweeperOptions): Sweeper {
@@ -54,9 +66,14 @@ export function createSweeper(options: SweeperOptions): Sweeper {
   const balanceOf = async (of: string) =>
     (await rpc.getBalance(address(of), { commitment: 'confirmed' }).send()).value;
 
-  return {
+  const exclusive = <T>(sweep: () => Promise<T>) => withSweepLock(signer.address, sweep);
+
+  const sweeper: Sweeper = {
     feeLamports,
     balance: () => balanceOf(signer.address),
+    exclusive,
+    sweep: (request, trigger) =>
+      exclusive(async () => sweeper.send(await sweeper.plan(request), trigger)),
     async plan({ destination, reserveLamports, amountLamports }) {
       const balanceLamports = await balanceOf(signer.address);
       // A refusal of the address itself comes before any read of it.
@@ -90,4 +107,5 @@ export function createSweeper(options: SweeperOptions): Sweeper {
       });
     },
   };
+  return sweeper;
 }
