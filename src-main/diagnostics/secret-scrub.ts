@@ -1,12 +1,18 @@
 /**
- * The last line of defence before text leaves the process in a log file, the console's Logs screen or a
- * diagnostics archive: whatever a caller forgot to mask is masked here. Secrets are never meant to reach a
- * log line; this catches the ones that would anyway.
- * - every http(s)/ws(s) URL is shown as maskUrl shows a webhook URL (user and password dropped, query values
- *   and token-like path segments masked): RPC URLs with an API key, webhook and heartbeat URLs;
- * - `token=`, `api-key=`, `key=`-style values outside URLs (the console URL's `#token=` fragment);
- * - a keypair's bytes (a JSON array of 64 numbers), and a base58 key after a secret/private name (a bare
- *   88-character base58 string is left alone: transaction signatures look the same and support needs them);
+ * The last line of defence before text leaves the process: a log file, the console's Logs screen, a
+ * diagnostics archive, and also every answer a stranger or a service can read (/v1/health and /v1/ready,
+ * the operator API, webhook bodies, desktop notifications, the tray, metric labels). Whatever a caller
+ * forgot to mask is masked here. Secrets are never meant to reach these; this catches the ones that would.
+ * - every http(s)/ws(s) URL is shown as maskUrl shows it (user and password dropped, query values, token-like
+ *   path segments and token-like host labels masked): RPC URLs with an API key, webhook and heartbeat URLs;
+ *   a URL with nothing secret in it is left exactly as it was;
+ * - `token=`, `api-key=`, `key=`-style values outside URLs (the console URL's `#token=` fragment), and
+ *   env-style `SOMETHING_KEY=`, `_SECRET=`, `_TOKEN=`, `_PASSWORD=` values;
+ * - JSON fields and header lines that carry credentials: `"x-api-key": "…"`, `"authorization": "Bearer …"`,
+ *   `Authorization: Bearer …`, `"password": "…"`, `"secret": "…"`;
+ * - a keypair's bytes at any depth of a log object (a JSON array of 32 or 64 numbers, or a Uint8Array's
+ *   `{"0":…,"63":…}`), and a base58 key after a secret/private/keypair name (a bare 88-character base58
+ *   string is left alone: transaction signatures look the same and support needs them);
  * - any value registered with registerSecret (the console's per-run token).
  */
 import { maskUrl } from '../secrets/mask-url';
@@ -20,10 +26,27 @@ export function registerSecret(value: string): void {
 }
 
 const URL_PATTERN = /\b(?:https?|wss?):\/\/[^\s"'<>`\\]+/gi;
+/** `name=value` outside a URL; the name may end in one of these words (SOME_API_KEY=, DB_PASSWORD=, x_token=). */
 const SECRET_PARAMETER =
-  /\b((?:[a-z_-]*token|api[-_]?key|apikey|key|secret|password|routing_key)=)[^&\s"'#\\]+/gi;
-const KEYPAIR_BYTES = /\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]/g;
-const NAMED_BASE58_KEY = /((?:secret|private)[\w-]*["']?\s*[:=]\s*["']?)[1-9A-HJ-NP-Za-km-z]{43,88}/gi;
+  /((?:^|[^a-z0-9])(?:[a-z0-9]*[_-])*(?:[a-z]*token|api[-_]?key|apikey|key|secret|password|passwd|routing_key)=)([^&\s"'#\\]+)/gi;
+/** A credential-named field of JSON (possibly escaped inside a JSON string), or a header line. */
+const SECRET_FIELD =
+  /((?:\\?["'])(?:x-api-key|api[-_]?key|apikey|authorization|proxy-authorization|password|passwd|secret|client[-_]?secret|private[-_]?key|secret[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token)(?:\\?["'])\s*:\s*(?:\\?["']))(?:(bearer|basic|token)\s+)?(?:[^"'\\]|\\(?!["']))+/gi;
+const SECRET_HEADER =
+  /(\b(?:x-api-key|api-key|authorization|proxy-authorization)\s*:\s*)(?:(bearer|basic|token)\s+)?[^\s"',;\\]+/gi;
+const BYTE = String.raw`(?:25[0-5]|2[0-4]\d|1?\d?\d)`;
+/** A JSON array of exactly 32 or 64 bytes (a secret key, a keypair), on one line or pretty-printed. */
+const KEYPAIR_BYTES = new RegExp(String.raw`\[\s*(?:${BYTE}\s*,\s*){31}(?:(?:${BYTE}\s*,\s*){32})?${BYTE}\s*\]`, 'g');
+/** A Uint8Array as JSON.stringify writes it: {"0":n,…,"31":n} or up to "63". */
+const INDEXED_BYTES = new RegExp(
+  String.raw`\{\s*(?:\\?"\d{1,2}\\?"\s*:\s*${BYTE}\s*,\s*){31}(?:(?:\\?"\d{1,2}\\?"\s*:\s*${BYTE}\s*,\s*){32})?\\?"\d{1,2}\\?"\s*:\s*${BYTE}\s*\}`,
+  'g',
+);
+const NAMED_BASE58_KEY = /((?:secret|private|keypair|signer)[\w-]*\\?["']?\s*[:=]\s*\\?["']?)[1-9A-HJ-NP-Za-km-z]{43,88}/gi;
+
+/** A field whose string value is a credential whatever it holds (scrubValue masks it whole). */
+const SECRET_KEY_NAME =
+  /^(?:x-api-key|api[-_]?key|apikey|authorization|proxy-authorization|password|passwd|secret|client[-_]?secret|private[-_]?key|secret[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token)$/i;
 
 /** A URL with its secrets masked; ws(s) URLs keep their scheme (maskUrl knows only http(s)). */
 export function maskAnyUrl(url: string): string {
@@ -33,13 +56,43 @@ export function maskAnyUrl(url: string): string {
   return websocket ? masked.replace(/^http/i, 'ws') : masked;
 }
 
+/**
+ * The URL as scrubbed text shows it: unchanged when nothing in it was masked (maskUrl's added "/" aside);
+ * punctuation that ends a sentence after it (`URL: message`) is not part of it.
+ */
+function shownUrl(match: string): string {
+  const url = match.replace(/[:.,;)\]]+$/, '');
+  const after = match.slice(url.length);
+  const masked = maskAnyUrl(url);
+  return (masked === url || masked === `${url}/` ? url : masked) + after;
+}
+
 /** `text` with every secret it may hold masked. */
 export function scrubSecrets(text: string): string {
   let clean = text;
   for (const secret of registered) if (clean.includes(secret)) clean = clean.split(secret).join(MASK);
   return clean
-    .replace(URL_PATTERN, (url) => maskAnyUrl(url))
-    .replace(SECRET_PARAMETER, (_match, name: string) => `${name}${MASK}`)
+    .replace(URL_PATTERN, shownUrl)
+    .replace(SECRET_FIELD, (_match, name: string, scheme?: string) => `${name}${scheme ? `${scheme} ` : ''}${MASK}`)
+    .replace(SECRET_HEADER, (_match, name: string, scheme?: string) => `${name}${scheme ? `${scheme} ` : ''}${MASK}`)
+    .replace(SECRET_PARAMETER, (_match, name: string, value: string) => `${name}${MASK}${/[:.,;)\]]+$/.exec(value)?.[0] ?? ''}`)
     .replace(KEYPAIR_BYTES, '"*** keypair bytes ***"')
+    .replace(INDEXED_BYTES, '"*** keypair bytes ***"')
     .replace(NAMED_BASE58_KEY, (_match, name: string) => `${name}${MASK}`);
+}
+
+/**
+ * A JSON-like value (an HTTP answer, an alert message) with scrubSecrets applied to every string in it, at
+ * any depth, and the string of a credential-named field (password, authorization, x-api-key…) masked whole;
+ * keys, numbers and the shape are kept, so the answer's readers see the same fields.
+ * @example scrubValue({ rpcError: 'http://x/?api-key=K: down' }) // { rpcError: 'http://x/?api-key=***: down' }
+ */
+export function scrubValue<T>(value: T): T {
+  if (typeof value === 'string') return scrubSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubValue(item)) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, typeof item === 'string' && SECRET_KEY_NAME.test(key) ? MASK : scrubValue(item)]),
+    ) as T;
+  return value;
 }

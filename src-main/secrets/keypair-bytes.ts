@@ -38,11 +38,18 @@ export async function readKeypairFile(path: string): Promise<KeyPairSigner> {
 
 /** A keypair file's signer and its 64 bytes (to store in the keychain; never logged or sent anywhere). */
 export async function readKeypairFileBytes(path: string): Promise<{ signer: KeyPairSigner; bytes: Uint8Array }> {
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
   } catch (error) {
     throw new Error(`cannot read keypair file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // A fixed sentence, no cause: the parser's own message quotes the file's first characters (a base58 key's).
+    throw new Error(`${path} is not a Solana CLI keypair file (a JSON array of 64 bytes): it is not valid JSON`);
   }
   if (!Array.isArray(json) || !json.every((n) => Number.isInteger(n) && n >= 0 && n < 256)) {
     throw new Error(`${path} is not a Solana CLI keypair file (a JSON array of 64 bytes)`);

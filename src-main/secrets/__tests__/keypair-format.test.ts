@@ -43,6 +43,20 @@ describe('reading a keypair', () => {
   });
 });
 
+describe('a base58 key given where a keypair file is expected (issue 33)', () => {
+  it('is refused in a fixed sentence that echoes none of its characters', async () => {
+    // One starting with a letter: JSON.parse's error then quotes the text's first 10 characters.
+    let base58 = '';
+    while (!/^[A-Za-z]/.test(base58)) base58 = getBase58Decoder().decode((await generateKeypairWithBytes()).secretKey);
+    const path = join(dir, 'base58-key.json');
+    writeFileSync(path, `${base58}\n`, { mode: 0o600 });
+    const error = (await readKeypairFile(path).catch((failure: unknown) => failure)) as Error;
+    expect(error.message).toBe(`${path} is not a Solana CLI keypair file (a JSON array of 64 bytes): it is not valid JSON`);
+    expect(error.cause).toBeUndefined();
+    expect(JSON.stringify({ message: error.message, stack: error.stack })).not.toContain(base58.slice(0, 6));
+  });
+});
+
 describe('writing a backup', () => {
   it('writes a Solana CLI keypair file with mode 0600 that reads back to the same key', async () => {
     const key = await generateKeypairWithBytes();
