@@ -14,6 +14,8 @@ import {
   CONSOLE_SETTINGS_MIGRATIONS,
   CONSOLE_SETTINGS_SCHEMA,
   CONSOLE_SETTINGS_VERSION,
+  preparePrivateSettings,
+  SETTINGS_FILE_MODE,
   type SettingsBackend,
 } from '../operator/console-settings';
 import type { ConsoleSettings } from '../operator/operator-interface';
@@ -38,8 +40,11 @@ void runDesktopApp(electron, {
   outDirectory,
   log,
   createService(userData) {
+    // console.json keeps RPC URLs (often with a provider's key): 0600 in a 0700 folder (issue 33).
+    preparePrivateSettings(userData, ['console.json', 'desktop.json', 'alert-channels.json']);
     const settings = new Store<ConsoleSettings>({
       name: 'console',
+      configFileMode: SETTINGS_FILE_MODE,
       projectVersion: CONSOLE_SETTINGS_VERSION,
       schema: CONSOLE_SETTINGS_SCHEMA as never,
       migrations: CONSOLE_SETTINGS_MIGRATIONS as never,
@@ -54,6 +59,7 @@ void runDesktopApp(electron, {
   createPreferences: () =>
     new Store<StoredDesktopPreferences>({
       name: 'desktop',
+      configFileMode: SETTINGS_FILE_MODE,
       schema: DESKTOP_PREFERENCES_SCHEMA as never,
       defaults: DESKTOP_PREFERENCES_DEFAULTS,
     }) as unknown as DesktopPreferencesBackend,

@@ -4,7 +4,7 @@
  * file) or, when `--alert-webhook` is given, only those for this run (read-only, never saved); a
  * dispatcher delivers to them. Mounted by alert-service.ts as its AlertChannels.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AlertChannel, AlertChannelKind, AlertChannelStatus, AlertMessage } from '../alerts/alert-types';
 import {
@@ -17,6 +17,7 @@ import { channelFromUrl } from '../alerts/channels/webhook-channel';
 import type { AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { isWebhookFormat, WEBHOOK_FORMATS } from '../alerts/channels/webhook-formats';
 import { AlertWebhookError } from '../alerts/channels/webhook-request';
+import { writePrivateFile } from '../secrets/private-files';
 import type { ResolvedOperatorOptions } from './operator-options';
 
 export const SAVED_CHANNELS_FILE = 'alert-channels.json';
@@ -66,10 +67,9 @@ export function createAlertChannelService(options: AlertChannelServiceOptions): 
   const fixedByFlags = (options.flagWebhooks?.length ?? 0) > 0;
   const readSaved = (): SavedChannel[] =>
     existsSync(savedFile) ? (JSON.parse(readFileSync(savedFile, 'utf8')) as SavedChannel[]) : [];
-  const writeSaved = (saved: SavedChannel[]) => {
-    mkdirSync(options.directory, { recursive: true });
-    writeFileSync(savedFile, `${JSON.stringify(saved, null, 2)}\n`);
-  };
+  // Labels only, yet beside the settings: 0600 in their 0700 folder like them (issue 33).
+  const writeSaved = (saved: SavedChannel[]) =>
+    writePrivateFile(savedFile, `${JSON.stringify(saved, null, 2)}\n`);
 
   const webhookChannels = (): AlertChannel[] =>
     fixedByFlags

@@ -10,6 +10,7 @@ import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
 import { checkHeartbeatUrl, DEFAULT_HEARTBEAT_EVERY_SECONDS } from '../alerts/heartbeat';
 import { moveHeartbeatUrlToSecrets } from '../alerts/heartbeat-url-store';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard } from '../keeper/shard';
+import { ensurePrivateFolder, narrowToPrivate, PRIVATE_FILE_MODE } from '../secrets/private-files';
 import { fleetHealthUrl } from './fleet-watch';
 import type { ClusterSetting, ConsoleSettings, SettingKey, SettingsChanges } from './operator-interface';
 
@@ -137,9 +138,24 @@ export function headlessSettingsDirectory(env: NodeJS.ProcessEnv = process.env):
   return join(env.XDG_CONFIG_HOME ?? join(env.HOME ?? '.', '.config'), 'wager-keeper');
 }
 
+/**
+ * Readies a settings folder before its files are opened (issue 33): the folder 0700, each named file
+ * 0600 (one written by an older version at 0644 is narrowed). The files keep RPC URLs, which often carry
+ * a provider's key. conf (and electron-store) then write them atomically at `configFileMode` 0600.
+ */
+export function preparePrivateSettings(directory: string, files: readonly string[]): void {
+  ensurePrivateFolder(directory);
+  for (const file of files) narrowToPrivate(join(directory, file));
+}
+
+/** The mode conf and electron-store give the settings files (their temporary file too): this user only. */
+export const SETTINGS_FILE_MODE = PRIVATE_FILE_MODE;
+
 /** conf for headless hosts; the desktop app builds an electron-store with the same options. */
 export function openHeadlessSettings(directory = headlessSettingsDirectory()): SettingsBackend {
+  preparePrivateSettings(directory, ['console.json', 'alert-channels.json']);
   return new Conf<ConsoleSettings>({
+    configFileMode: SETTINGS_FILE_MODE,
     cwd: directory,
     configName: 'console',
     projectName: 'wager-keeper',
