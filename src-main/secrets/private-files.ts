@@ -37,7 +37,7 @@ export function writePrivateFile(file: string, data: string | Uint8Array): void 
   // 'wx': a fresh file (never one planted there), created with the mode, so no moment is it readable by others.
   const fd = openSync(temporary, 'wx', PRIVATE_FILE_MODE);
   try {
-    writeSync(fd, data);
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
