@@ -1,5 +1,7 @@
 /** Calls the localnet's own `localnet_*` JSON-RPC methods (kit's RPC client only knows Solana's). */
+import { createLogger } from '../logging';
 import type { AnyLocalnetManifest } from './localnet';
+import { assertManifestChain, assertManifestEndpoint, ManifestNotTrusted } from './manifest-trust';
 
 /** The RPC answered, and what it said was a refusal (e.g. -32601: not a wager-keeper localnet). */
 export class LocalnetMethodRefused extends Error {}
@@ -31,8 +33,25 @@ async function call<T>(rpcUrl: string, method: string, params: unknown[] = []): 
   }
 }
 
-/** The manifest of the localnet at `rpcUrl`, full or bare (check `bare` before using its programs of ours). */
-export const fetchLocalnetManifest = (rpcUrl: string) => call<AnyLocalnetManifest>(rpcUrl, 'localnet_manifest');
+/**
+ * The manifest of the localnet at `rpcUrl`, full or bare (check `bare` before using its programs of ours):
+ * the one way the project reads a manifest, so its trust rule (manifest-trust.ts) is never skipped. An
+ * endpoint off this machine is not asked at all (ManifestNotTrusted); one on it is asked its genesis
+ * hash first, and a public cluster's, or a manifest of another chain, is refused with a warning logged.
+ */
+export async function fetchLocalnetManifest(rpcUrl: string): Promise<AnyLocalnetManifest> {
+  assertManifestEndpoint(rpcUrl);
+  const genesisHash = await call<string>(rpcUrl, 'getGenesisHash');
+  const manifest = await call<AnyLocalnetManifest>(rpcUrl, 'localnet_manifest');
+  try {
+    assertManifestChain(rpcUrl, genesisHash, manifest);
+  } catch (error) {
+    // Never on a localnet of ours: something on this machine answers as one while serving another chain.
+    if (error instanceof ManifestNotTrusted) createLogger('localnet-manifest').warn({ reason: error.message }, 'ignored a localnet manifest');
+    throw error;
+  }
+  return manifest;
+}
 export const stallLocalOracle = (rpcUrl: string) => call<boolean>(rpcUrl, 'localnet_stallOracle');
 export const resumeLocalOracle = (rpcUrl: string) => call<boolean>(rpcUrl, 'localnet_resumeOracle');
 export const localOracleStatus = (rpcUrl: string) => call<{ stalled: boolean; pending: number }>(rpcUrl, 'localnet_oracleStatus');

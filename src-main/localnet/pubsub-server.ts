@@ -7,9 +7,16 @@
  * everything a subscription could fail on (pubkeys, encodings, filters, data slices) is checked when it
  * is made, answered with a validator's -32602 error, and each notification runs on its own: one
  * subscriber's failure is logged and dropped, never thrown back into the chain or the sender.
+ *
+ * Who may connect (issue 33): the upgrade is refused for a foreign `Host` (421: a DNS-rebound page) and
+ * for a browser page that is not served from this machine (403: WebSockets have no CORS, so `Origin`
+ * is the only thing that tells a page on the internet from a dev app on localhost). A socket holds at
+ * most MAX_SUBSCRIPTIONS_PER_SOCKET subscriptions and sends messages of at most MAX_MESSAGE_BYTES.
  */
 import { getBase58Encoder, isAddress, type Address } from '@solana/kit';
+import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { isAllowedHost, misdirectedHostError } from '../api/host-check';
 import {
   accountViewParam,
   commitmentParam,
@@ -28,6 +35,7 @@ import {
 } from './account-encoding';
 import type { LocalChain, SlotEvent, TransactionRecord } from './local-chain';
 import {
+  RPC_INTERNAL_ERROR,
   RPC_INVALID_PARAMS,
   RPC_INVALID_REQUEST,
   RPC_METHOD_NOT_FOUND,
@@ -64,6 +72,45 @@ const NOTIFICATION: Record<Subscription['kind'], string> = {
   signature: 'signatureNotification',
 };
 
+/** Subscriptions one socket may hold: kit opens at most 100 per socket, the keeper about 4 in all. */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 1_000;
+/** Largest message a client may send (ws closes the socket with 1009 beyond it); a request is a few hundred bytes. */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** The JSON-RPC error a subscribe beyond the cap gets (Agave answers its node-wide cap with -32603 too). */
+export const subscriptionCapError = (cap: number) =>
+  new RpcError(RPC_INTERNAL_ERROR, `Subscription refused: this socket already holds ${cap} subscriptions, the localnet's cap per socket; unsubscribe some or open another socket`);
+
+const LOOPBACK_IPV4 = /^127(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * Whether a browser page at `origin` may open a socket: only pages served from this machine
+ * (`localhost`, `*.localhost`, 127.0.0.0/8, [::1]: a dev app or wallet on localhost). No `Origin` is a
+ * client that is not a browser (kit, web3.js, ws), which a web page cannot be. `null` (a sandboxed or
+ * `file:` page) and every other origin, an IP literal's included, are refused.
+ */
+export function isAllowedOrigin(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  let hostname: string;
+  try {
+    hostname = new URL(origin).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || LOOPBACK_IPV4.test(hostname) || hostname === '[::1]';
+}
+
+/** The upgrade's refusal, or null when it may go on. */
+function refusalOf(request: IncomingMessage): { status: 403 | 421; error: string } | null {
+  const host = request.headers.host;
+  if (!isAllowedHost(host)) return { status: 421, error: misdirectedHostError(host ?? '') };
+  const origin = request.headers.origin;
+  if (!isAllowedOrigin(origin)) {
+    return { status: 403, error: `this WebSocket serves pages from this machine only (localhost, 127.0.0.1), not the page at ${JSON.stringify(origin)}: serve your app from localhost, or connect from a program (no Origin)` };
+  }
+  return null;
+}
+
 export interface PubSubServer {
   close(): Promise<void>;
   port: number;
@@ -72,6 +119,8 @@ export interface PubSubServer {
 export interface PubSubOptions {
   port: number;
   host?: string;
+  /** Subscriptions one socket may hold (default MAX_SUBSCRIPTIONS_PER_SOCKET). */
+  maxSubscriptionsPerSocket?: number;
   /** Where a dropped notification or failed request is reported (default: console.warn). */
   onError?: (error: unknown, where: string) => void;
 }
@@ -122,6 +171,15 @@ interface TransactionReads {
 
 export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<PubSubServer> {
   const subscriptions = new Map<number, { socket: WebSocket; subscription: Subscription }>();
+  /** How many of `subscriptions` each socket holds (the cap is checked without a scan). */
+  const heldBy = new Map<WebSocket, number>();
+  const maxPerSocket = options.maxSubscriptionsPerSocket ?? MAX_SUBSCRIPTIONS_PER_SOCKET;
+  const forget = (id: number) => {
+    const entry = subscriptions.get(id);
+    if (!entry) return;
+    subscriptions.delete(id);
+    heldBy.set(entry.socket, (heldBy.get(entry.socket) ?? 1) - 1);
+  };
   let nextId = 0;
   const reportError =
     options.onError ?? ((error: unknown, where: string) => console.warn(`pubsub: ${where}:`, error));
@@ -263,7 +321,7 @@ export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<
         return;
       case 'signature':
         if (subscription.signature !== record.signature) return;
-        subscriptions.delete(id); // a signature subscription ends with its notification
+        forget(id); // a signature subscription ends with its notification
         if (subscription.receivedNotification)
           notify(id, socket, 'signature', { context: context(), value: 'receivedSignature' });
         notify(id, socket, 'signature', { context: context(), value: { err: record.err } });
@@ -324,6 +382,7 @@ export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<
     };
     const kind = Object.hasOwn(SUBSCRIBE, request.method) ? SUBSCRIBE[request.method] : undefined;
     if (kind) {
+      if ((heldBy.get(socket) ?? 0) >= maxPerSocket) return error(subscriptionCapError(maxPerSocket));
       let subscription: Subscription;
       try {
         subscription = parseSubscription(kind, params);
@@ -332,6 +391,7 @@ export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<
       }
       const subscriptionId = nextId++;
       subscriptions.set(subscriptionId, { socket, subscription });
+      heldBy.set(socket, (heldBy.get(socket) ?? 0) + 1);
       send(socket, { jsonrpc: '2.0', result: subscriptionId, id });
       // Like a validator: a signature already processed is notified at once (no receivedSignature: it
       // was received long ago). Its status comes from history or, once history dropped it, from the
@@ -339,7 +399,7 @@ export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<
       if (subscription.kind === 'signature') {
         const status = chain.signatureStatus(subscription.signature);
         if (status) {
-          subscriptions.delete(subscriptionId);
+          forget(subscriptionId);
           guarded(subscriptionId, 'signature', () =>
             notify(subscriptionId, socket, 'signature', { context: context(), value: { err: status.err } }),
           );
@@ -357,14 +417,24 @@ export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<
       // Subscriptions belong to their connection, as on a validator: another socket's id is unknown here.
       const entry = subscriptions.get(target);
       if (entry?.socket !== socket) return error(invalidParams('Invalid subscription id.'));
-      subscriptions.delete(target);
+      forget(target);
       return send(socket, { jsonrpc: '2.0', result: true, id });
     }
     send(socket, { jsonrpc: '2.0', error: { code: RPC_METHOD_NOT_FOUND, message: 'Method not found' }, id });
   };
 
   return new Promise((resolve, reject) => {
-    const wss = new WebSocketServer({ port: options.port, host: options.host ?? '127.0.0.1' });
+    const wss = new WebSocketServer({
+      port: options.port,
+      host: options.host ?? '127.0.0.1',
+      maxPayload: MAX_MESSAGE_BYTES,
+      verifyClient: ({ req }, done) => {
+        const refusal = refusalOf(req);
+        if (!refusal) return done(true);
+        const body = JSON.stringify({ error: refusal.error });
+        done(false, refusal.status, body, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      },
+    });
     wss.once('error', reject);
     wss.on('connection', (socket) => {
       socket.on('message', (data) => {
@@ -379,6 +449,7 @@ export function startPubSub(chain: LocalChain, options: PubSubOptions): Promise<
       socket.on('error', (error) => reportError(error, 'closed a client connection'));
       socket.on('close', () => {
         for (const [id, entry] of subscriptions) if (entry.socket === socket) subscriptions.delete(id);
+        heldBy.delete(socket);
       });
     });
     chain.on('slot', onSlot);

@@ -1,9 +1,17 @@
 /**
  * JSON-RPC 2.0 over HTTP, as a validator serves it on port 8899: POST / with one request or a batch,
- * always HTTP 200 with JSON-RPC results or errors; GET /health answers "ok".
+ * HTTP 200 with JSON-RPC results or errors; GET /health answers "ok".
+ *
+ * Before any method runs (issue 33), since this RPC hands out the dev keys and stalls the oracle:
+ * a foreign `Host` is 421 (a DNS-rebound page), a POST that is not `Content-Type: application/json`
+ * is 415 (a page's form or `text/plain` fetch is a "simple" request the browser sends cross-origin
+ * without asking; `application/json` needs a CORS preflight, which this server never grants), and a
+ * body over 1 MiB is 413. Those refusals are JSON `{ error }` with the next step, like every listener's.
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { limitBodies } from '../api/body-limit';
+import { isAllowedHost, misdirectedHostError } from '../api/host-check';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR, RpcError } from './rpc-errors';
 import { stringifyWithU64 } from './rpc-json';
 import type { RpcMethod } from './rpc-methods';
@@ -38,8 +46,32 @@ export function handleRpcRequest(methods: Record<string, RpcMethod>, request: Js
   }
 }
 
+/** Largest request body the RPC reads: a validator's requests are a few KiB (a transaction is 1,232 bytes). */
+export const RPC_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The refusals made before JSON-RPC, in words that say what to do. */
+export const RPC_HTTP_ERRORS = {
+  unsupportedMediaType: (contentType: string | undefined) =>
+    `this RPC takes JSON-RPC only with Content-Type: application/json (got ${contentType === undefined ? 'none' : JSON.stringify(contentType)}): send that header, as every Solana client does`,
+  bodyTooLarge: `request body over ${RPC_MAX_BODY_BYTES} bytes: send smaller requests (split a batch)`,
+} as const;
+
+const refuse = (c: Context, status: 413 | 415 | 421, error: string) => c.json({ error }, status, { 'cache-control': 'no-store' });
+
+/** `application/json`, with or without parameters (`; charset=utf-8`, as kit sends it). */
+const isJsonContentType = (value: string | undefined): boolean =>
+  value !== undefined && value.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+
 export function createRpcApp(methods: Record<string, RpcMethod>): Hono {
   const app = new Hono();
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host');
+    if (!isAllowedHost(host)) return refuse(c, 421, misdirectedHostError(host ?? ''));
+    const contentType = c.req.header('content-type');
+    if (c.req.method === 'POST' && !isJsonContentType(contentType)) return refuse(c, 415, RPC_HTTP_ERRORS.unsupportedMediaType(contentType));
+    await next();
+  });
+  app.use('*', limitBodies(RPC_MAX_BODY_BYTES, (c) => refuse(c, 413, RPC_HTTP_ERRORS.bodyTooLarge)));
   app.get('/health', (c) => c.text('ok'));
   app.post('/', async (c) => {
     let body: unknown;
