@@ -46,6 +46,7 @@ import type { Duplex } from 'node:stream';
 import type { FaucetService } from '../faucet/faucet-service';
 import type { Readiness } from '../alerts/alert-types';
 import type { KeeperService } from '../keeper/keeper-service';
+import { scrubValue } from '../diagnostics/secret-scrub';
 import { limitBodies } from './body-limit';
 import { isChainReadError } from './chain-read-error';
 import { clientKey, type TrustProxy } from './client-ip';
@@ -252,7 +253,8 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
     },
   });
 
-  route('/v1/health', { GET: async (c) => c.json(await keeper.health(), 200) });
+  // Health and readiness carry error text (an RPC failure): scrubbed, so no URL key or token reaches a stranger.
+  route('/v1/health', { GET: async (c) => c.json(scrubValue(await keeper.health()), 200) });
 
   const { readiness } = options;
   if (readiness) {
@@ -263,7 +265,7 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
         const headers = { 'Cache-Control': 'no-store' };
         return now.ready
           ? c.json({ ready: true }, 200, headers)
-          : c.json({ ready: false, reasons: now.reasons }, 503, headers);
+          : c.json({ ready: false, reasons: scrubValue(now.reasons) }, 503, headers);
       },
     });
   }

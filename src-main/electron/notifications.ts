@@ -4,6 +4,7 @@
  * they announce stays visible anyway, in the window (stall banners) and the tray (its state in words).
  */
 import type { AlertMessage } from '../alerts/alert-types';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 
 export type Notify = (message: { title: string; body: string }) => void;
@@ -12,7 +13,8 @@ export function createNotifier(electron: Pick<Electron, 'Notification'>, log: De
   let failureLogged = false;
   return ({ title, body }) => {
     if (!electron.Notification.isSupported()) return;
-    const notification = new electron.Notification({ title, body });
+    // Shown on screen and kept by the system's notification centre: scrubbed like a log line.
+    const notification = new electron.Notification({ title: scrubSecrets(title), body: scrubSecrets(body) });
     notification.on('failed', (_event, error) => {
       if (failureLogged) return;
       failureLogged = true;

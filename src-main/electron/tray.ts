@@ -7,6 +7,7 @@
  * only after setContextMenu).
  */
 import type * as ElectronModule from 'electron';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import { oracleStallLevel, type HealthView, type StatusView } from '../operator/operator-interface';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 
@@ -14,8 +15,16 @@ export const EARNINGS_REFRESH_MS = 30_000;
 
 export type KeeperState = 'starting' | 'cranking' | 'paused' | 'needs attention';
 
-/** The keeper's state in words, with the reason when it needs attention. */
+/** The keeper's state in words, with the reason when it needs attention (scrubbed: the tooltip is on screen). */
 export function keeperState(
+  status: StatusView | null,
+  health: HealthView | null,
+): { state: KeeperState; detail: string } {
+  const { state, detail } = stateInWords(status, health);
+  return { state, detail: scrubSecrets(detail) };
+}
+
+function stateInWords(
   status: StatusView | null,
   health: HealthView | null,
 ): { state: KeeperState; detail: string } {

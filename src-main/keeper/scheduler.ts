@@ -8,6 +8,8 @@
  * keeper's health (last pass, RPC error, balance) and start/stop.
  */
 import type { Address } from '@solana/kit';
+import { endpointLabel } from '../chain/rpc-endpoints';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import { WagerStatus, type SlotHash } from '../protocol/wager';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
 import { decodeWagerAccount, fetchAccounts, fetchSlotHashes, isRequestFulfilled, isWagerAt } from './chain-view';
@@ -84,6 +86,15 @@ export function createScheduler(ctx: KeeperContext, options: SchedulerOptions): 
     ...(turns?.status().shard ? { shard: turns.status().shard } : {}),
   });
 
+  /**
+   * The endpoint reads go to, by its masked label (the pool's): rpcError is served on /v1/health and sent
+   * in alerts, so the raw URL (an API key in its query, path, user part or host) never goes into it.
+   */
+  const endpointInUse = (): string =>
+    connection.endpoints?.().find((endpoint) => endpoint.role === 'read' && endpoint.inUse)?.label ?? endpointLabel(connection.rpcUrl);
+  /** What health shows for a failed read: the endpoint's label and the error, itself scrubbed (fetch errors may quote the URL). */
+  const rpcFailure = (error: unknown): string => `${endpointInUse()}: ${scrubSecrets((error as Error).message)}`;
+
   /** Shows one wager to the steps, in order, until one takes it. */
   const advance = async (slot: bigint, record: WagerRecord, wager: ReturnType<typeof decodeWagerAccount>, fulfilled: boolean, slotHashes: () => Promise<SlotHash[]>) => {
     const address = record.address as Address;
@@ -150,9 +161,9 @@ export function createScheduler(ctx: KeeperContext, options: SchedulerOptions): 
       rpcError = undefined;
       discovery.restoreIfLost();
     } catch (error) {
-      const message = (error as Error).message;
-      if (rpcError !== message) log?.error({ rpc: connection.rpcUrl, error: message }, 'cannot read the chain');
-      rpcError = `${connection.rpcUrl}: ${message}`;
+      const failure = rpcFailure(error);
+      if (rpcError !== failure) log?.error({ rpc: endpointInUse(), error: scrubSecrets((error as Error).message) }, 'cannot read the chain');
+      rpcError = failure;
     }
     events.emit('health', health());
   };
@@ -178,8 +189,8 @@ export function createScheduler(ctx: KeeperContext, options: SchedulerOptions): 
     try {
       await setup.ensure();
     } catch (error) {
-      rpcError = `${connection.rpcUrl}: ${(error as Error).message}`;
-      log?.error({ rpc: connection.rpcUrl, error: (error as Error).message }, `cannot read the chain; retrying in ${SWEEP_RETRY_MS / 1000} s`);
+      rpcError = rpcFailure(error);
+      log?.error({ rpc: endpointInUse(), error: scrubSecrets((error as Error).message) }, `cannot read the chain; retrying in ${SWEEP_RETRY_MS / 1000} s`);
       const retry = setTimeout(() => void (ctx.running ? setUpWhenReachable() : undefined), SWEEP_RETRY_MS);
       retry.unref?.();
       timers.push(retry);

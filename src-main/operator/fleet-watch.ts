@@ -4,6 +4,7 @@
  * The console's Overview lists them (Settings holds their URLs). Only the public API is read, so a member
  * exposes nothing more than it already does to anyone.
  */
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import type { FleetMemberView } from './operator-interface';
 
 export type { FleetMemberView };
@@ -81,7 +82,8 @@ export function createFleetWatch(options: FleetWatchOptions): {
         queue: typeof health.queue === 'number' ? health.queue : null,
         shard: shardText(health.shard),
         overdue: typeof health.overdue === 'number' ? health.overdue : null,
-        rpcError: typeof health.rpcError === 'string' ? health.rpcError : null,
+        // A member of an older version may still send its raw RPC URL: it is not shown or passed on as is.
+        rpcError: typeof health.rpcError === 'string' ? scrubSecrets(health.rpcError) : null,
         answeredAtMs: now(),
         error: null,
       });
@@ -92,7 +94,7 @@ export function createFleetWatch(options: FleetWatchOptions): {
             ? 'no answer in time'
             : error.message
           : String(error);
-      member.error = reason === 'fetch failed' ? 'unreachable (connection refused or no route)' : reason;
+      member.error = reason === 'fetch failed' ? 'unreachable (connection refused or no route)' : scrubSecrets(reason);
     }
     member.stale = now() - (member.answeredAtMs ?? startedAt) >= staleAfterMs;
   };

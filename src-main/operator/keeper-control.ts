@@ -10,6 +10,8 @@ import { resolve } from 'node:path';
 import type { HeartbeatView } from '../alerts/alert-types';
 import { KeeperUnavailableError } from '../api/chain-read-error';
 import type { ChainConnection } from '../chain/rpc-connection';
+import { endpointLabel } from '../chain/rpc-endpoints';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import type { Deployment } from '../protocol/deployment';
 import { deploymentSummary, parseDeploymentText } from '../protocol/deployment';
 import { DeploymentClusterMismatchError, type DeploymentSource } from '../deployment/deployment-finder';
@@ -215,7 +217,9 @@ export function createKeeperControl(
       embeddedUnavailable = error instanceof EmbeddedLocalnetUnavailableError;
       if (embeddedUnavailable) coreError = message; // says why and names Settings → Cluster
       else {
-        coreError = setting?.kind === 'rpc' ? `the keeper could not start on ${setting.rpcUrl}: ${message}` : `the keeper could not start: ${message}`;
+        // Shown in status and health (and so in alerts): the endpoint by its masked label, the message scrubbed.
+        const why = scrubSecrets(message);
+        coreError = setting?.kind === 'rpc' ? `the keeper could not start on ${endpointLabel(setting.rpcUrl)}: ${why}` : `the keeper could not start: ${why}`;
         coreError += '. Choose another cluster or fix the RPC URL in Settings, then switch again.';
       }
       log.error({ error: message }, 'keeper core failed to start');

@@ -9,6 +9,7 @@ import type { EventEmitter } from 'node:events';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GuardianEvents } from '../keeper/guardian';
 import type { Keeper } from '../keeper/keeper';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 
 /** What a scrape reads from the running keeper now (null: not known, so the series is left out). */
 export interface LiveMetricReading {
@@ -164,7 +165,7 @@ function addLiveMetrics(registry: Registry, live: LiveMetricSource): void {
     async collect() {
       this.reset();
       for (const member of ((await reading()) ?? emptyReading).fleetMembers)
-        this.set({ member: member.url, shard: member.shard ?? '' }, member.silent ? 0 : 1);
+        this.set({ member: scrubSecrets(member.url), shard: member.shard ?? '' }, member.silent ? 0 : 1);
     },
   });
   const endpointGauge = (name: string, help: string, value: (endpoint: NonNullable<LiveMetricReading['rpcEndpoints']>[number]) => boolean) =>
@@ -175,7 +176,7 @@ function addLiveMetrics(registry: Registry, live: LiveMetricSource): void {
       registers: [registry],
       async collect() {
         this.reset();
-        for (const endpoint of ((await reading()) ?? emptyReading).rpcEndpoints ?? []) this.set({ endpoint: endpoint.label, role: endpoint.role }, value(endpoint) ? 1 : 0);
+        for (const endpoint of ((await reading()) ?? emptyReading).rpcEndpoints ?? []) this.set({ endpoint: scrubSecrets(endpoint.label), role: endpoint.role }, value(endpoint) ? 1 : 0);
       },
     });
   endpointGauge('wager_keeper_rpc_endpoint_in_use', 'Per RPC endpoint (URL masked): 1 while reads go there', (endpoint) => endpoint.inUse);

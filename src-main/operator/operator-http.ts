@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { limitBodies } from '../api/body-limit';
+import { scrubSecrets, scrubValue } from '../diagnostics/secret-scrub';
 import { isChainReadError } from '../api/chain-read-error';
 import { createConsoleFiles } from './console-files';
 import { firstGlanceOf, withFirstPaint } from './console-first-paint';
@@ -82,6 +83,13 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return v4.startsWith('127.') || address === '::1';
 }
 
+/**
+ * The methods that answer with the operator's own saved settings, which the console's forms edit: their RPC
+ * and fleet URLs are given back as saved (a masked URL saved back would break the setting). Every other
+ * answer, event and error is scrubbed (secret-scrub.ts): views name an endpoint by its masked label.
+ */
+const UNSCRUBBED_METHODS: ReadonlySet<string> = new Set<OperatorMethod>(['settings', 'saveSettings']);
+
 const sameToken = (given: string | undefined, expected: Buffer) => {
   if (!given) return false;
   const bytes = Buffer.from(given);
@@ -99,7 +107,7 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
   const methods = new Set<string>(OPERATOR_METHODS);
   const app = new Hono();
   const fail = (c: Context, status: 400 | 401 | 403 | 404 | 413 | 500 | 503, error: string) =>
-    c.json({ error }, status, { 'cache-control': 'no-store' });
+    c.json({ error: scrubSecrets(error) }, status, { 'cache-control': 'no-store' });
 
   app.notFound((c) => fail(c, 404, 'not found'));
   app.onError((error, c) => {
@@ -168,7 +176,7 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
     try {
       const call = options.api[method as OperatorMethod] as (args: unknown) => Promise<unknown>;
       const value = await call(args);
-      return c.json(value ?? null, 200, { 'cache-control': 'no-store' });
+      return c.json(UNSCRUBBED_METHODS.has(method) ? (value ?? null) : scrubValue(value ?? null), 200, { 'cache-control': 'no-store' });
     } catch (error) {
       // A refusal or bad input: the message says what happened and what to do, shown to the operator as is.
       if (isChainReadError(error)) return fail(c, 503, (error as Error).message);
@@ -195,7 +203,7 @@ export function createOperatorHttp(options: OperatorHttpOptions): {
       let writing = Promise.resolve();
       const send = (event: OperatorEvent) => {
         // In order, one write at a time; a closed stream ends the loop below.
-        writing = writing.then(() => stream.writeSSE({ data: JSON.stringify(event) })).catch(() => undefined);
+        writing = writing.then(() => stream.writeSSE({ data: JSON.stringify(scrubValue(event)) })).catch(() => undefined);
       };
       const unsubscribe = options.onEvent(send);
       let end = () => {};

@@ -2,9 +2,12 @@
  * Delivers alert messages to every channel without ever blocking the caller (the alert engine, and so the
  * keeper loop): each channel has its own bounded queue worked one message at a time, so a slow or failing
  * channel delays only itself. A channel whose send fails is marked failing with the error and its time;
- * the next success clears it. Logs name a channel by id and masked label, never its URL.
+ * the next success clears it. Logs name a channel by id and masked label, never its URL. Every message is
+ * scrubbed (secret-scrub.ts) before any channel formats it: no webhook body of any format carries a secret
+ * a summary quoted (an RPC URL's key).
  */
 import type { AlertChannel, AlertChannelStatus, AlertMessage } from '../alert-types';
+import { scrubValue } from '../../diagnostics/secret-scrub';
 import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhook-sender';
 
 export interface DispatcherLog {
@@ -116,7 +119,8 @@ export function createAlertDispatcher(options: AlertDispatcherOptions): AlertDis
   setChannels(options.channels);
 
   return {
-    deliver(message) {
+    deliver(raw) {
+      const message = scrubValue(raw);
       for (const lane of lanes.values()) {
         lane.queue.push(message);
         if (lane.queue.length > queueLimit) {
@@ -136,7 +140,8 @@ export function createAlertDispatcher(options: AlertDispatcherOptions): AlertDis
       }
     },
     statuses: () => [...lanes.values()].map((lane) => ({ ...lane.status })),
-    async sendNow(message) {
+    async sendNow(raw) {
+      const message = scrubValue(raw);
       const current = [...lanes.values()];
       await Promise.all(current.map((lane) => sendOn(lane, message)));
       return current.map((lane) => ({ ...lane.status }));

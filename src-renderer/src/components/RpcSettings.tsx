@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ClusterSetting, SettingsView, StatusView } from '../../../src-main/operator/operator-interface';
+import { scrubSecrets } from '../../../src-main/diagnostics/secret-scrub';
 import {
   addEndpoint,
   savedEndpointsText,
@@ -242,7 +243,8 @@ export function RpcSettings({ view }: { view: SettingsView }) {
     !cluster.embedded &&
     !cluster.endpointsByFlags &&
     saved.kind === 'rpc' &&
-    saved.rpcUrl === cluster.rpcUrl
+    // The headless console's status names the endpoint by its masked label (secret-scrub.ts); settings keep the URL.
+    (saved.rpcUrl === cluster.rpcUrl || scrubSecrets(saved.rpcUrl) === cluster.rpcUrl)
       ? saved
       : null;
   return (
