@@ -16,7 +16,7 @@ import type { Electron } from './electron-api';
 import { REFUSED } from './ipc-channels';
 import type { ConsoleWindows, IpcSender } from './window';
 
-type ExportArgs = { confirm: true; cluster?: KeyCluster };
+type ExportArgs = { confirm: true; cluster?: KeyCluster; replaced?: string };
 
 /** Asks where (Documents by default) and writes the key there; null when the dialog is cancelled. */
 export async function exportKeyWithDialog(
@@ -31,7 +31,9 @@ export async function exportKeyWithDialog(
     buttonLabel: 'Export key',
     defaultPath: join(
       electron.app.getPath('documents'),
-      `wager-keeper-${args.cluster === 'mainnet-beta' ? 'mainnet-beta-' : ''}key.json`,
+      typeof args.replaced === 'string'
+        ? `wager-keeper-${args.replaced.replace(/[^\w.-]/g, '')}.json`
+        : `wager-keeper-${args.cluster === 'mainnet-beta' ? 'mainnet-beta-' : ''}key.json`,
     ),
     filters: [{ name: 'Solana CLI keypair (.json)', extensions: ['json'] }],
   });
@@ -40,6 +42,7 @@ export async function exportKeyWithDialog(
     path: chosen.filePath,
     confirm: true,
     ...(args.cluster ? { cluster: args.cluster } : {}),
+    ...(args.replaced !== undefined ? { replaced: args.replaced } : {}),
   });
 }
 

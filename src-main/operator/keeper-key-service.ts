@@ -1,7 +1,7 @@
 /**
  * Settings → Keeper key: the key the keeper cranks with and both keychain keys (the local/test one and
  * mainnet-beta's own), making a new one, importing one (a keypair file, or a pasted base58 secret), and
- * exporting one to a 0600 backup file. The keeper restarts when it cranks with the key that changed.
+ * exporting one to a 0600 backup file. A key replaced is kept in the keychain, listed and exportable. The keeper restarts when it cranks with the key that changed.
  * Answers carry addresses only; secret bytes are zeroed once stored or written.
  */
 import {
@@ -12,6 +12,7 @@ import {
   KEY_CLASSES,
   keyClassOf,
   keychainAccountFor,
+  replacedClusterKeys,
 } from '../runtime/cluster-keys';
 import { generateKeypairWithBytes } from '../secrets/keypair-bytes';
 import { parseKeypairText, readKeypairAnyFormat } from '../secrets/keypair-format';
@@ -52,8 +53,10 @@ export function createKeeperKeyService(
         const account = keychainAccountFor(keyClass, base);
         let address: string | null = null;
         let error: string | null = null;
+        let replaced: KeyAccountView['replaced'] = [];
         try {
           address = await clusterKeyAddress(keyClass, base);
+          replaced = replacedClusterKeys(keyClass, base);
         } catch (failure) {
           error = (failure as Error).message;
         }
@@ -62,7 +65,7 @@ export function createKeeperKeyService(
           keyClass === current &&
           inUse.source.startsWith('keychain') &&
           inUse.address === address;
-        return { keyClass, account, clusters: KEY_CLASS_CLUSTERS[keyClass], address, error, inUse: cranking };
+        return { keyClass, account, clusters: KEY_CLASS_CLUSTERS[keyClass], address, error, inUse: cranking, replaced };
       }),
     );
     const mine = accounts.find((entry) => entry.keyClass === current)!;
@@ -109,7 +112,7 @@ export function createKeeperKeyService(
         log.info({ address, keyClass }, 'keeper key imported into the OS keychain');
         return afterKeyChange(keyClass);
       },
-      async exportKey({ path, confirm, cluster }) {
+      async exportKey({ path, confirm, cluster, replaced }) {
         if (confirm !== true)
           throw new Error(
             'exporting the keeper key writes its secret to a file: confirm the export (confirm: true)',
@@ -118,10 +121,15 @@ export function createKeeperKeyService(
           throw new Error(
             'give the path of a new file to write the key to, e.g. ~/keeper-backup.json (an existing file is never overwritten)',
           );
+        if (replaced !== undefined && typeof replaced !== 'string')
+          throw new Error('replaced names a replaced key by its keychain account, as Settings → Keeper key lists it');
         const keyClass = classFor(cluster);
         const file = expandHome(path);
-        const address = await exportClusterKey(keyClass, file, base);
-        log.info({ address, keyClass, path: file }, 'keeper key exported to a 0600 keypair file');
+        const address = await exportClusterKey(keyClass, file, base, replaced);
+        log.info(
+          { address, keyClass, path: file, ...(replaced ? { replaced } : {}) },
+          replaced ? 'replaced keeper key exported to a 0600 keypair file' : 'keeper key exported to a 0600 keypair file',
+        );
         return { path: file, address, keyClass };
       },
     },

@@ -494,6 +494,17 @@ export interface KeyAccountView {
   error: string | null;
   /** The keeper cranks with this key now. */
   inUse: boolean;
+  /** Keys this account held before a replacement, kept in the keychain (oldest first): exportable like this one. */
+  replaced: ReplacedKeyView[];
+}
+
+/** A replaced keeper key kept in the keychain as `<account>-replaced-<UTC time>`. Never the secret. */
+export interface ReplacedKeyView {
+  /** Its keychain account, e.g. "keeper-replaced-2026-11-28T22-40-05Z": what exportKey's `replaced` names. */
+  account: string;
+  address: string;
+  /** When it was replaced (ISO 8601, UTC). */
+  replacedAt: string;
 }
 
 /** A keeper key written to a backup file (Solana CLI keypair format, mode 0600). Never the secret. */
@@ -705,8 +716,11 @@ export interface OperatorApi {
    * holding a base58 secret) or `secret` (a base58 secret or a keypair JSON array, pasted). Never logged.
    */
   importKey(args: { path?: string; secret?: string; replace: boolean; cluster?: KeyCluster }): Promise<KeyView>;
-  /** Writes the keychain key to `path` (Solana CLI keypair file, mode 0600; refused if the path exists). Answers the address, never the secret. */
-  exportKey(args: { path: string; confirm: true; cluster?: KeyCluster }): Promise<KeyExportView>;
+  /**
+   * Writes the keychain key to `path` (Solana CLI keypair file, mode 0600; refused if the path exists), or
+   * with `replaced` (an account from KeyAccountView.replaced) that replaced key. Answers the address, never the secret.
+   */
+  exportKey(args: { path: string; confirm: true; cluster?: KeyCluster; replaced?: string }): Promise<KeyExportView>;
 
   /** Inspects any address: an open or closed wager of this service, or says what it is instead. */
   inspect(args: { address: string }): Promise<InspectionView>;
@@ -872,7 +886,7 @@ export interface OperatorBridge {
   /** Desktop only: "Save diagnostics…" asks where to save (the system's save dialog) and answers the archive written, or null when cancelled. */
   saveDiagnosticsAs?(): Promise<DiagnosticsSavedView | null>;
   /** Desktop only: "Export key…" asks where (the system's save dialog) and answers the file written, or null when cancelled. */
-  exportKeyAs?(args: { confirm: true; cluster?: KeyCluster }): Promise<KeyExportView | null>;
+  exportKeyAs?(args: { confirm: true; cluster?: KeyCluster; replaced?: string }): Promise<KeyExportView | null>;
   /** Browser only: the address that downloads an archive saveDiagnostics wrote (its file name), token included. */
   diagnosticsDownloadUrl?(fileName: string): string;
   /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */

@@ -18,6 +18,7 @@ import {
 } from '../secrets/keeper-key';
 import { keypairFromBytes } from '../secrets/keypair-bytes';
 import { writeKeypairFile } from '../secrets/keypair-format';
+import { keepReplacedKey, listReplacedKeys, readReplacedKeyBytes, type ReplacedKey } from '../secrets/replaced-keys';
 
 export type { KeyClass };
 
@@ -96,16 +97,23 @@ export function clusterKeyAddress(keyClass: KeyClass, base = KEYCHAIN_ACCOUNT): 
   return readKeeperKeyAddress(keychainAccountFor(keyClass, base));
 }
 
+/** The keys replaced on a class's account (kept in the keychain, replaced-keys.ts), oldest first. */
+export function replacedClusterKeys(keyClass: KeyClass, base = KEYCHAIN_ACCOUNT): ReplacedKey[] {
+  return listReplacedKeys(keychainAccountFor(keyClass, base));
+}
+
 /**
  * Writes a class's keychain key to `path` as a Solana CLI keypair file (mode 0600, never over an
- * existing file); answers its address.
+ * existing file); answers its address. With `replaced` (a replaced key's account, as listed), that key.
  */
 export async function exportClusterKey(
   keyClass: KeyClass,
   path: string,
   base = KEYCHAIN_ACCOUNT,
+  replaced?: string,
 ): Promise<string> {
-  const bytes = readKeychainBytes(keychainAccountFor(keyClass, base));
+  const account = keychainAccountFor(keyClass, base);
+  const bytes = replaced === undefined ? readKeychainBytes(account) : readReplacedKeyBytes(account, replaced).bytes;
   if (!bytes)
     throw new Error(
       `the keychain holds no ${keyClass === 'mainnet-beta' ? 'mainnet-beta' : 'local/test'} keeper key to export: generate or import one first`,
@@ -121,7 +129,8 @@ export async function exportClusterKey(
 
 /**
  * Stores `bytes` as a class's keychain key. Refuses the other class's key, and (unless `replace`) a
- * different key already stored: SOL on it would be left behind unnoticed. Zeroes `bytes`.
+ * different key already stored: SOL on it would be left behind unnoticed. A key replaced is first kept
+ * as `<account>-replaced-<UTC time>` (replaced-keys.ts); if that copy fails nothing is replaced. Zeroes `bytes`.
  */
 export async function importClusterKey(
   keyClass: KeyClass,
@@ -137,6 +146,7 @@ export async function importClusterKey(
       throw new Error(
         `the keychain already holds a ${keyClass === 'mainnet-beta' ? 'mainnet-beta' : 'local/test'} keeper key (${existing}); importing ${address} replaces it: move the SOL left on ${existing} first, then confirm the replacement`,
       );
+    if (existing && existing !== address) await keepReplacedKey(keychainAccountFor(keyClass, base));
     storeKeeperKey(bytes, keychainAccountFor(keyClass, base));
     return address;
   } finally {

@@ -99,6 +99,22 @@ export function storeKeeperKey(secretKey: Uint8Array, account = KEYCHAIN_ACCOUNT
   }
 }
 
+/** The text stored under `account` (service "wager-keeper"), or null: for records beside the keys (replaced-keys.ts). */
+export function readKeychainText(account: string): string | null {
+  return readKeychain(account);
+}
+
+/** Stores `text` under `account` (service "wager-keeper"), replacing what was there. */
+export function writeKeychainText(account: string, text: string): void {
+  const problem = sessionBusProblem();
+  if (problem) throw new KeychainUnavailableError(problem);
+  try {
+    entry(account).setPassword(text);
+  } catch (error) {
+    throw new KeychainUnavailableError((error as Error).message);
+  }
+}
+
 export function deleteKeeperKey(account = KEYCHAIN_ACCOUNT): void {
   try {
     entry(account).deletePassword();

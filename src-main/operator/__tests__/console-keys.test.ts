@@ -43,8 +43,8 @@ describe('the keeper key in Settings', () => {
         keychain: { address: null, error: null },
         current: 'local',
         accounts: [
-          { keyClass: 'local', account: 'keeper', clusters: 'localnet, devnet, testnet and custom clusters', address: null, error: null, inUse: false },
-          { keyClass: 'mainnet-beta', account: 'keeper-mainnet-beta', clusters: 'mainnet-beta', address: null, error: null, inUse: false },
+          { keyClass: 'local', account: 'keeper', clusters: 'localnet, devnet, testnet and custom clusters', address: null, error: null, inUse: false, replaced: [] },
+          { keyClass: 'mainnet-beta', account: 'keeper-mainnet-beta', clusters: 'mainnet-beta', address: null, error: null, inUse: false, replaced: [] },
         ],
       },
     });
@@ -93,6 +93,53 @@ describe('the keeper key in Settings', () => {
     expect(JSON.parse(readFileSync(mainnetBackup, 'utf8'))).toEqual(Array.from(mainnet.secretKey));
     expect(JSON.stringify(answers)).not.toMatch(/\[\s*\d+\s*,\s*\d+/);
     expect(JSON.stringify(answers)).not.toContain(base58(mainnet.secretKey));
+  });
+
+  it.skipIf(secretServiceMissing)(`keeps every replaced key in the keychain as keeper-replaced-<UTC time>, listed and exportable with the same bytes${secretServiceNote}`, async () => {
+    const { home, env } = isolatedEnv(dirs);
+    const [first, second, mainnet, mainnetNext] = await Promise.all([generateKeypairWithBytes(), generateKeypairWithBytes(), generateKeypairWithBytes(), generateKeypairWithBytes()]);
+    const base58 = (bytes: Uint8Array) => getBase58Decoder().decode(bytes);
+    const started = Date.now();
+    const [firstOut, secondOut, mainnetOut] = ['first.json', 'second.json', 'mainnet.json'].map((name) => join(home, name));
+    const answers = inSecretServiceSession<Answer & { exported?: KeyExportView }>(env, [
+      fixtureCommand(fixture, [
+        `secret!:${base58(first.secretKey)}`,
+        `secret!:${base58(second.secretKey)}`, // replaces the first
+        'generate!', // replaces the second (likely within the same second: its own account all the same)
+        `secret!@mainnet-beta:${base58(mainnet.secretKey)}`,
+        `secret!@mainnet-beta:${base58(mainnetNext.secretKey)}`,
+        // Exported through the same path as the current key (#N: the class's Nth replaced key).
+        `export-replaced:#0,${firstOut}`,
+        `export-replaced:#1,${secondOut}`,
+        `export-replaced@mainnet-beta:#0,${mainnetOut}`,
+        `export-replaced:guardian,${join(home, 'other.json')}`,
+        `export-replaced:keeper-mainnet-beta-replaced,${join(home, 'cross.json')}`,
+      ]),
+    ]);
+    const [, , generated, , mainnetReplaced] = answers;
+    const exports = answers.slice(5);
+    const local = (generated as { key: KeyView }).key.accounts[0]!;
+    expect(local.replaced.map((entry) => entry.address)).toEqual([first.signer.address, second.signer.address]);
+    for (const entry of local.replaced) {
+      expect(entry.account).toMatch(/^keeper-replaced-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(-\d+)?$/);
+      expect(Date.parse(entry.replacedAt)).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000);
+    }
+    expect(new Set(local.replaced.map((entry) => entry.account)).size).toBe(2);
+    const mainnetAccount = (mainnetReplaced as { key: KeyView }).key.accounts[1]!;
+    expect(mainnetAccount.replaced).toEqual([{ account: expect.stringMatching(/^keeper-mainnet-beta-replaced-/), address: mainnet.signer.address, replacedAt: expect.any(String) }]);
+    expect(exports.slice(0, 3)).toEqual([
+      { exported: { path: firstOut, address: first.signer.address, keyClass: 'local' } },
+      { exported: { path: secondOut, address: second.signer.address, keyClass: 'local' } },
+      { exported: { path: mainnetOut, address: mainnet.signer.address, keyClass: 'mainnet-beta' } },
+    ]);
+    expect(JSON.parse(readFileSync(firstOut, 'utf8'))).toEqual(Array.from(first.secretKey));
+    expect(JSON.parse(readFileSync(secondOut, 'utf8'))).toEqual(Array.from(second.secretKey));
+    expect(JSON.parse(readFileSync(mainnetOut, 'utf8'))).toEqual(Array.from(mainnet.secretKey));
+    expect(statSync(firstOut).mode & 0o777).toBe(0o600);
+    // Only a listed replaced key of that class: never another keychain account by name.
+    expect(exports[3]).toEqual({ error: expect.stringMatching(/'guardian' is not a replaced keeper key of keeper/) });
+    expect(exports[4]).toEqual({ error: expect.stringMatching(/'keeper-mainnet-beta-replaced' is not a replaced keeper key of keeper:/) });
+    expect(JSON.stringify(answers)).not.toMatch(/\[\s*\d+\s*,\s*\d+/);
   });
 
   it('without a Secret Service, shows why the keychain cannot be used and what to do, and refuses to generate', () => {
