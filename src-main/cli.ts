@@ -89,10 +89,11 @@ Commands:
       --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
       --keep-history DURATION: prune old finished history, as for keeper.
   gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
-          [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
+          [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00] [--sol-price USD] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the
       keeper at --keeper. Its key (OS keychain account "gateway", or --keypair) holds its SOL and USDC.
+      On mainnet-beta, --fee must cover the SOL a wager costs the gateway at --sol-price (USD per SOL), or it exits 2.
       Prints {"event":"ready","gateway":URL,"network":CAIP-2 id,...}.
   key show|export --out FILE|import FILE [--replace] (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)
       The keeper key of a cluster in the OS keychain: mainnet-beta has its own (account "keeper-mainnet-beta"),

@@ -1,7 +1,7 @@
 /**
  * `wager-keeper gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper URL] [--port 7400] [--host 127.0.0.1] [--keypair FILE]
  *   [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
- *   [--db FILE] [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00]`
+ *   [--db FILE] [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00] [--sol-price USD]`
  * The x402 gateway alone, against any cluster with a deployment (--deployment FILE, or found by the RPC's
  * genesis hash): an HTTP-only caller opens a wager with one paid request (docs/gateway.md). Its key comes
  * from the OS keychain (account "gateway", created on first run) or --keypair, and must hold SOL and USDC
@@ -14,6 +14,7 @@ import { loadKeeperKey } from '../secrets/keeper-key';
 import { remoteKeeper } from '../gateway/gateway';
 import type { GatewayLimits } from '../gateway/gateway-order';
 import { serveGateway } from '../gateway/gateway-server';
+import { FeeBelowCostError } from '../gateway/gateway-costs';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 import { parseFlags, portFlag, UsageError } from './cli-flags';
 import { untilSignal } from './until-signal';
@@ -37,7 +38,16 @@ export const GATEWAY_OPTIONS = {
   'min-amount': { type: 'string', default: '0.10' },
   'max-amount': { type: 'string', default: '100.00' },
   fee: { type: 'string', default: '0.00' },
+  'sol-price': { type: 'string' },
 } as const;
+
+/** --sol-price: USD per SOL (needed on mainnet-beta, where --fee must cover a wager's SOL cost). */
+export function solPriceFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const price = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(price > 0)) throw new UsageError(`--sol-price must be the USD price of 1 SOL, a number above 0 like 150.25 (got '${text}')`);
+  return price;
+}
 
 /** --min-amount, --max-amount and --fee as USDC base units, checked together. */
 export function gatewayLimitsFlags(values: { 'min-amount': string; 'max-amount': string; fee: string }): GatewayLimits {
@@ -63,11 +73,13 @@ export async function gatewayCommand(args: string[]): Promise<number> {
   const port = portFlag('port', values.port, DEFAULT_GATEWAY_PORT);
   const limits = gatewayLimitsFlags(values);
   const listeners = listenerFlags(values);
+  const solPriceUsd = solPriceFlag(values['sol-price']);
   const keeperUrl = (values.keeper ?? `http://127.0.0.1:${DEFAULT_API_PORT}`).replace(/\/$/, '');
   const { deployment } = await resolveDeploymentForRpc(rpcUrl, { file: values.deployment });
   const paytables = values.paytables ? values.paytables.split(',').map((name) => name.trim()).filter(Boolean) : deployment.paytables.map((p) => p.name);
   const key = await loadKeeperKey({ keypairFile: values.keypair, account: GATEWAY_KEYCHAIN_ACCOUNT });
   const served = await serveGateway({
+    ...(solPriceUsd === undefined ? {} : { solPriceUsd }),
     rpcUrl,
     // Confirmations come from a logs subscription here; by default at the RPC's port + 1, as the Solana CLI assumes.
     ...(wsUrl ? { wsUrl } : {}),
@@ -82,6 +94,9 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     host: values.host,
     portFlag: '--port',
     ...listeners,
+  }).catch((error: unknown) => {
+    // A fee below a wager's SOL cost on mainnet-beta is the operator's flag to fix: exit 2, one line.
+    throw error instanceof FeeBelowCostError ? new UsageError(error.message) : error;
   });
   console.log(
     JSON.stringify({

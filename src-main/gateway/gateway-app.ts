@@ -1,18 +1,23 @@
 /**
  * The gateway's HTTP API (Hono): `POST /wager` (x402 v2: 402 with PAYMENT-REQUIRED, then the paid retry
- * with PAYMENT-SIGNATURE, 201 `{ wager }` with PAYMENT-RESPONSE), `GET /wager/:address`, `GET /paytables`,
- * `GET /health`. Bad input and refusals are answered before any payment, as JSON `{ error }`.
+ * with PAYMENT-SIGNATURE, 201 `{ wager }` with PAYMENT-RESPONSE, or 202 `{ wager, settlement, state:
+ * "pending" }` when the payment's confirmation has not been seen yet), `GET /wager/:address`, `GET
+ * /paytables`, `GET /health`. Bad input and refusals are answered before any payment, as JSON `{ error }`;
+ * `POST /wager` is rate limited per client address and per payer (429 with Retry-After).
  */
 import type { Address } from '@solana/kit';
-import { decodePaymentSignatureHeader } from '@x402/core/http';
+import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
 import type { HTTPRequestContext, x402HTTPResourceServer } from '@x402/core/server';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
-import type { TrustProxy } from '../api/client-ip';
+import { clientKey, type TrustProxy } from '../api/client-ip';
+import { createRateLimiter, type BucketConfig } from '../api/rate-limiter';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import { OrderRefusal, parseWagerOrder, type GatewayLimits, type OfferedPaytable, type WagerOrder } from './gateway-order';
 import type { PaymentRecord, PaymentRecords } from './payment-records';
+import { paymentRefusalSentence, signedPayerOf } from './payment-guard';
+import type { PaymentLedger } from './payment-ledger';
 import { MIN_GATEWAY_LAMPORTS, nonceOfProof, proofIdOf, type OpenPlan, type WagerPurchase } from './wager-purchase';
 import type { OrderAdapter } from './x402-seller';
 
@@ -32,17 +37,46 @@ export interface GatewayAppOptions {
   seller: x402HTTPResourceServer;
   purchase: WagerPurchase;
   records: PaymentRecords;
+  /** Records each payment against its order before it is broadcast (payment-ledger.ts). */
+  ledger: PaymentLedger;
   keeper: KeeperHandoff;
   log?: Logger;
   /** Which proxies in front may say who the client is (--trust-proxy, see api/client-ip.ts); default none. */
   trustProxy?: TrustProxy;
+  rateLimits?: Partial<GatewayRateLimits>;
+  /** The clock of the rate limits (tests). */
+  now?: () => number;
 }
+
+/** POST /wager's token buckets: every request per client address, and paid requests per payer. */
+export interface GatewayRateLimits {
+  perAddress: BucketConfig;
+  perPayer: BucketConfig;
+}
+
+/**
+ * An honest caller makes two requests per wager (the 402, then the paid retry): 30 wagers a minute from
+ * one address, 10 from one payer, in bursts of 10 and 5. Each request costs the gateway a simulation.
+ */
+export const DEFAULT_GATEWAY_RATE_LIMITS: GatewayRateLimits = {
+  perAddress: { perMinute: 60, burst: 20 },
+  perPayer: { perMinute: 10, burst: 5 },
+};
 
 /** A wager order is a few hundred bytes: a body over this is refused (413) before it is read to its end. */
 export const GATEWAY_MAX_BODY_BYTES = 16 * 1024;
 
 const fail = (c: Context, status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   c.json({ error, ...extra }, status as 400, headers);
+
+/** What each state means, for GET /wager/:address. */
+const STATE_SENTENCES: Record<PaymentRecord['state'], string> = {
+  pending: 'the payment was sent and its confirmation is awaited: the wager opens once it lands; if it never lands (its blockhash expires), nothing was taken and the state becomes dropped',
+  paid: 'the payment landed; the wager is being opened',
+  opened: 'the wager is open',
+  refunded: 'the wager could not be opened and the payment was refunded to its payer',
+  dropped: 'the payment never landed (or failed on chain): no USDC moved and no wager was opened; pay again with a new payment',
+};
 
 /** What GET /wager/:address shows of a payment: its reference, never the proof itself. */
 const paymentView = (record: PaymentRecord) => ({
@@ -56,12 +90,51 @@ const paymentView = (record: PaymentRecord) => ({
   openSignature: record.openSignature,
   refundSignature: record.refundSignature,
   error: record.error,
+  meaning: STATE_SENTENCES[record.state],
   paidAt: record.createdAt,
 });
 
+/** The errorReason of a failed settlement's PAYMENT-RESPONSE header (its body is empty). */
+function settlementReason(headers: Record<string, string>): string | undefined {
+  const header = Object.entries(headers).find(([name]) => name.toLowerCase() === 'payment-response')?.[1];
+  if (!header) return undefined;
+  try {
+    return decodePaymentResponseHeader(header).errorReason;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a payment was refused, in words, followed by its x402 reason code (for scripts). */
+function refusalWords(reason: string): string {
+  const sentence = paymentRefusalSentence(reason);
+  return sentence === reason ? reason : `${sentence} (${reason.split(': ')[0]})`;
+}
+
+/** Seconds for Retry-After, at least 1. */
+const retryAfter = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
 export function createGatewayApp(options: GatewayAppOptions): Hono {
-  const { seller, purchase, records, offered, limits, log } = options;
+  const { seller, purchase, records, ledger, offered, limits, log } = options;
+  const rateLimits: GatewayRateLimits = { ...DEFAULT_GATEWAY_RATE_LIMITS, ...options.rateLimits };
+  const limiter = createRateLimiter(options.now ?? Date.now);
   const app = new Hono();
+  /** The 202 of a payment sent whose confirmation was not seen: never "no wager", it may yet open. */
+  const pendingAnswer = (c: Context, record: PaymentRecord) =>
+    c.json(
+      {
+        wager: record.wager,
+        settlement: record.settlement,
+        state: 'pending',
+        message: `your payment ${record.settlement} was sent but its confirmation was not seen yet: wager ${record.wager} opens once it lands (or the payment is refunded if the wager cannot be opened); if it never lands, nothing is taken. Follow it with GET /wager/${record.wager}; do not pay again meanwhile`,
+      },
+      202,
+    );
+  const usedAnswer = (c: Context, used: PaymentRecord) => {
+    if (used.state === 'pending') return pendingAnswer(c, used);
+    if (used.state === 'dropped') return fail(c, 409, `this payment never landed (${used.error ?? 'dropped'}): no USDC moved; a wager needs a new payment`, { wager: used.wager, state: used.state });
+    return fail(c, 409, `this payment was already used, for wager ${used.wager}: a new wager needs a new payment`, { wager: used.wager });
+  };
   // Every route and method: a declared Content-Length over the limit is refused before any of the body is
   // read (a GET's too, which bodyLimit lets through), a chunked body as soon as it passes the limit.
   const tooLarge = (c: Context) => fail(c, 413, `body too large: a wager order is at most ${GATEWAY_MAX_BODY_BYTES} bytes of JSON`);
@@ -73,6 +146,9 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
   });
 
   app.post('/wager', async (c) => {
+    const perAddress = limiter.take(`address ${clientKey(c, options.trustProxy ?? false)}`, rateLimits.perAddress);
+    if (!perAddress.allowed)
+      return fail(c, 429, `too many wager requests from your address: try again in ${retryAfter(perAddress.retryAfterMs)} s (at most ${rateLimits.perAddress.perMinute} a minute)`, {}, { 'Retry-After': retryAfter(perAddress.retryAfterMs) });
     let body: unknown;
     try {
       body = await c.req.json();
@@ -84,6 +160,8 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
     let plan: OpenPlan;
     /** A paid retry's nonce (from its proof): its check simulates the very open it would send. */
     let nonce: bigint | undefined;
+    /** A paid retry's payment transaction, its proof and its payer (only when the payer's signature holds). */
+    let paid: { transaction: string; proof: string; payer: Address | undefined } | undefined;
     try {
       order = parseWagerOrder(body, offered, limits);
       if (paymentHeader) {
@@ -96,7 +174,15 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
         const proof = typeof transaction === 'string' ? proofIdOf(transaction) : undefined;
         const used = proof ? records.byProof(proof) : undefined;
         if (proof) nonce = nonceOfProof(proof);
-        if (used) return fail(c, 409, `this payment was already used, for wager ${used.wager}: a new wager needs a new payment`, { wager: used.wager });
+        if (used) return usedAnswer(c, used);
+        if (typeof transaction === 'string' && proof) {
+          paid = { transaction, proof, payer: await signedPayerOf(transaction) };
+          if (paid.payer) {
+            const perPayer = limiter.take(`payer ${paid.payer}`, rateLimits.perPayer);
+            if (!perPayer.allowed)
+              return fail(c, 429, `too many wagers paid by ${paid.payer}: try again in ${retryAfter(perPayer.retryAfterMs)} s (at most ${rateLimits.perPayer.perMinute} a minute); this payment was not sent`, {}, { 'Retry-After': retryAfter(perPayer.retryAfterMs) });
+          }
+        }
       }
       // Refuse before payment (and again before settling a paid retry: the pool may have changed since the 402).
       plan = await purchase.check(order, nonce);
@@ -120,41 +206,42 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
       method: c.req.method,
       paymentHeader,
     };
-    const result = await seller.processHTTPRequest(context);
+    // The payment is recorded against this order (pending) before it is broadcast: payment-ledger.ts.
+    const intent = paid && {
+      proof: paid.proof,
+      transaction: paid.transaction,
+      payer: paid.payer ?? '',
+      amount: order.price.toString(),
+      paytable: order.paytable.name,
+      stake: order.stake.toString(),
+      beneficiary: order.beneficiary,
+      nonce: nonceOfProof(paid.proof).toString(),
+      wager: await purchase.wagerFor(paid.proof),
+    };
+    const result = intent ? await ledger.settling(intent, () => seller.processHTTPRequest(context)) : await seller.processHTTPRequest(context);
+    const sent = paid && records.byProof(paid.proof);
+    const settled = result.type === 'payment-verified' ? result.beforeHandlerSettlement?.result : undefined;
+    // Sent, and then not seen confirmed: the money may move, so the answer is never "refused".
+    if (sent?.state === 'pending' && !settled?.success) return pendingAnswer(c, sent);
     if (result.type === 'payment-error') {
       const { status, headers, body: answer } = result.response;
-      const reason = (answer as { error?: string } | undefined)?.error;
+      const reason = (answer as { error?: string } | undefined)?.error ?? settlementReason(headers);
+      const price = `${formatUsdcAmount(order.price)} USDC (the stake${limits.fee > 0n ? ' plus the gateway fee' : ''}) to ${options.address}, as the PAYMENT-REQUIRED header says`;
       const error =
-        status === 402
-          ? `payment required: ${formatUsdcAmount(order.price)} USDC (the stake${limits.fee > 0n ? ' plus the gateway fee' : ''}) to ${options.address}, as the PAYMENT-REQUIRED header says${reason ? ` (${reason})` : ''}`
-          : (reason ?? `payment refused (${status})`);
+        status !== 402
+          ? (reason ?? `payment refused (${status})`)
+          : sent?.state === 'dropped'
+            ? `the payment failed on chain: ${sent.error ?? reason}; no wager was opened: pay again with a new payment`
+            : paymentHeader && reason
+              ? `payment refused: ${refusalWords(reason)}; nothing was sent and no USDC moved: pay ${price}`
+              : `payment required: ${price}${reason ? ` (${reason})` : ''}`;
       return c.json({ ...(typeof answer === 'object' && answer !== null ? answer : {}), error }, status as 402, headers);
     }
     if (result.type !== 'payment-verified') return fail(c, 500, 'internal error: the wager route asked for no payment');
-    const settled = result.beforeHandlerSettlement?.result;
-    if (!settled?.success) return fail(c, 402, `the payment did not settle: ${settled?.errorReason ?? 'no settlement'}; no wager was opened`);
+    if (!settled?.success || sent?.state !== 'pending') return fail(c, 500, 'internal error: a settled payment has no pending record; GET /health counts unfinished payments');
 
-    const transaction = (result.paymentPayload.payload as { transaction: string }).transaction;
-    const proof = proofIdOf(transaction);
-    let record: PaymentRecord;
-    try {
-      // Recorded before the wager is opened: a crash from here on is finished on restart.
-      record = records.recordPaid({
-        proof,
-        settlement: settled.transaction,
-        payer: settled.payer ?? '',
-        amount: result.paymentRequirements.amount,
-        paytable: order.paytable.name,
-        stake: order.stake.toString(),
-        beneficiary: order.beneficiary,
-        nonce: nonceOfProof(proof).toString(),
-        wager: await purchase.wagerFor(proof),
-      });
-    } catch (error) {
-      const used = records.byProof(proof);
-      if (used) return fail(c, 409, `this payment was already used, for wager ${used.wager}: a new wager needs a new payment`, { wager: used.wager });
-      throw error;
-    }
+    // Landed: marked paid, then opened with no wait in between (the resolver leaves a payment being opened alone).
+    let record = records.markPaid(sent.proof);
     log?.info({ settlement: record.settlement, payer: record.payer, amount: record.amount, wager: record.wager }, 'payment settled');
     // Fault injection for the crash test (docs/gateway.md): die between the payment and the wager, as a power cut would.
     if (process.env.WAGER_KEEPER_GATEWAY_FAULT === 'crash-after-payment') process.kill(process.pid, 'SIGKILL');
@@ -206,7 +293,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
       sol: { lamports: funds.lamports.toString(), minimum: MIN_GATEWAY_LAMPORTS.toString() },
       usdc: { account: funds.usdcAccount, amount: formatUsdcAmount(funds.usdc) },
       canFund,
-      unfinishedPayments: records.unfinished().length,
+      unfinishedPayments: records.unfinished().length + records.pending().length,
     });
   });
 

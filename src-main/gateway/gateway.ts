@@ -2,7 +2,9 @@
  * The x402 gateway assembled: reads the cluster (genesis hash → CAIP-2 network id; the deployment's
  * wager program, USDC mint, oracle and paytables, checked against the program's config and accounts), opens its payment records, makes sure its USDC
  * account exists (callers pay into it), builds the x402 seller and the HTTP app, and finishes payments a
- * crash left half done, at start and then every few seconds until none is left.
+ * crash or a lost confirmation left half done (pending: resolved by signature status; paid: opened or
+ * refunded), at start and then every few seconds until none is left. On mainnet-beta it refuses to start
+ * with a `--fee` below what a wager costs it in SOL (gateway-costs.ts).
  */
 import { address, createSolanaRpcSubscriptions, getBase64Encoder, type Address, type KeyPairSigner } from '@solana/kit';
 import { connectToChain, createChainRpc, defaultWebSocketUrl } from '../chain/rpc-connection';
@@ -13,13 +15,18 @@ import type { Logger } from 'pino';
 import { solanaNetworkId } from '../chain/network-id';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender } from '../chain/transaction-sender';
-import { fetchConfig } from '../keeper/chain-view';
+import { fetchConfig, fetchNetworkStateBytes } from '../keeper/chain-view';
+import { MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
+import { formatUsdcAmount } from '../protocol/usdc-amount';
+import { checkFeeCoversCost, wagerCost } from './gateway-costs';
+import { createPaymentLedger } from './payment-ledger';
+import { paymentFate } from './payment-resolver';
 import type { KeeperService } from '../keeper/keeper-service';
 import { findNetworkStatePda } from '../protocol/oracle';
 import type { Deployment } from '../protocol/deployment';
 import { deploymentPaytable } from '../deployment/deployment-resolver';
 import { encodePaytableName, findConfigPda, findPaytablePda, getPaytableDecoder } from '../protocol/wager';
-import { createGatewayApp, type KeeperHandoff } from './gateway-app';
+import { createGatewayApp, type GatewayRateLimits, type KeeperHandoff } from './gateway-app';
 import type { TrustProxy } from '../api/client-ip';
 import type { GatewayLimits, OfferedPaytable } from './gateway-order';
 import { openPaymentRecords, type PaymentRecord } from './payment-records';
@@ -27,7 +34,7 @@ import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
 import { createWagerPurchase } from './wager-purchase';
 import { createX402Seller } from './x402-seller';
 
-/** How often payments a crash (or an unreachable RPC) left unfinished are retried. */
+/** How often payments a crash, a lost confirmation (or an unreachable RPC) left unfinished are retried. */
 const RECOVERY_INTERVAL_MS = 5_000;
 /** How long the start waits for the confirmation subscription before it serves anyway (polling meanwhile). */
 const SUBSCRIBE_WAIT_MS = 3_000;
@@ -50,6 +57,14 @@ export interface GatewayOptions {
   log?: Logger;
   /** --trust-proxy: which proxies in front may say who the client is, for the gateway's per-address limits. */
   trustProxy?: TrustProxy;
+  /** USD per SOL, to check `limits.fee` against a wager's SOL cost on mainnet-beta (--sol-price). */
+  solPriceUsd?: number;
+  /** POST /wager's limits per address and per payer (defaults in gateway-app.ts). */
+  rateLimits?: Partial<GatewayRateLimits>;
+  /** How long a paid request waits for its payment's confirmation before it answers 202 (tests). */
+  paymentConfirmMs?: number;
+  /** Between two passes over unfinished payments (default 5 s; tests). */
+  recoveryIntervalMs?: number;
 }
 
 export interface Gateway {
@@ -86,13 +101,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const rpc = connection?.rpc ?? createChainRpc(options.rpcUrl);
   const { deployment } = options;
   const program = address(deployment.programs.wager);
-  const network = solanaNetworkId(await rpc.getGenesisHash().send());
+  const genesisHash = await rpc.getGenesisHash().send();
+  const network = solanaNetworkId(genesisHash);
   const config = await fetchConfig(rpc, (await findConfigPda({ programAddress: program }))[0]);
   // The deployment document and the program's own config must agree, or payments would be taken in the wrong mint.
   if (config.usdcMint !== deployment.usdcMint)
     throw new Error(`the deployment names USDC mint ${deployment.usdcMint}, but the wager program's config on this cluster uses ${config.usdcMint}: the deployment file is out of date`);
   const oracleProgram = address(deployment.programs.oracle);
   const [oracleNetworkState] = await findNetworkStatePda({ programAddress: oracleProgram });
+  if (genesisHash === MAINNET_BETA_GENESIS_HASH) {
+    const networkState = await fetchNetworkStateBytes(rpc, oracleNetworkState, oracleProgram);
+    const cost = wagerCost({
+      requestFee: config.requestFee,
+      settleFee: config.settleFee,
+      expireFee: config.expireFee,
+      oracleFee: new DataView(networkState.buffer, networkState.byteOffset + 72, 8).getBigUint64(0, true), // NetworkState request fee, bytes 72..80
+      oracleRequestRent: await rpc.getMinimumBalanceForRentExemption(config.oracleRequestSize).send(),
+    });
+    checkFeeCoversCost({ mainnet: true, fee: options.limits.fee, cost, solPriceUsd: options.solPriceUsd, formatUsdc: formatUsdcAmount });
+  }
 
   const offered = new Map<string, OfferedPaytable>();
   for (const name of options.paytables) {
@@ -121,15 +148,53 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Callers pay into the gateway's USDC account: it must exist before the first 402 is answered.
   if (!(await purchase.balances()).usdcAccountExists)
     await sender.send([await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer, mint: config.usdcMint, owner: signer.address })]);
-  const seller = await createX402Seller({ rpc, confirmer, network, signer, usdcMint: config.usdcMint });
-  const app = createGatewayApp({ address: signer.address, network, usdcMint: config.usdcMint, offered, limits: options.limits, seller, purchase, records, keeper: options.keeper, log, trustProxy: options.trustProxy ?? false });
+  const ledger = createPaymentLedger(records);
+  const seller = await createX402Seller({ rpc, confirmer, network, signer, usdcMint: config.usdcMint, broadcasts: ledger, paymentConfirmMs: options.paymentConfirmMs });
+  const app = createGatewayApp({
+    address: signer.address,
+    network,
+    usdcMint: config.usdcMint,
+    offered,
+    limits: options.limits,
+    seller,
+    purchase,
+    records,
+    ledger,
+    keeper: options.keeper,
+    log,
+    trustProxy: options.trustProxy ?? false,
+    rateLimits: options.rateLimits,
+  });
+
+  /** Pending payments (broadcast, confirmation not seen) no request waits for: landed → paid, never landed → dropped. */
+  const resolvePending = async () => {
+    for (const record of records.pending().filter((r) => !ledger.isSettling(r.proof))) {
+      try {
+        const fate = await paymentFate(rpc, record);
+        if (fate.landed) {
+          records.markPaid(record.proof);
+          log?.info({ wager: record.wager, settlement: record.settlement }, 'a pending payment landed; opening its wager');
+        } else if (fate.dropped) {
+          records.markDropped(record.proof, fate.dropped);
+          log?.info({ wager: record.wager, settlement: record.settlement, reason: fate.dropped }, 'a pending payment was dropped');
+        }
+      } catch (error) {
+        log?.warn({ wager: record.wager, error: (error as Error).message }, 'a pending payment is still undecided; retrying later');
+      }
+    }
+  };
+  /** Not a request's to finish: one settling its payment or opening its wager now finishes it itself. */
+  const untaken = (record: PaymentRecord) => !purchase.isOpening(record.proof) && !ledger.isSettling(record.proof);
 
   let finishing: Promise<PaymentRecord[]> | undefined;
   const finishUnfinished = () =>
     (finishing ??= (async () => {
       const done: PaymentRecord[] = [];
-      // A payment whose request is opening its wager right now is that request's to finish.
-      for (const record of records.unfinished().filter((r) => !purchase.isOpening(r.proof))) {
+      await resolvePending();
+      for (const listed of records.unfinished()) {
+        // Read again: a request may have finished it while the previous one was opened.
+        const record = records.byProof(listed.proof);
+        if (!record || record.state !== 'paid' || !untaken(record)) continue;
         const [paytable] = await findPaytablePda({ name: encodePaytableName(record.paytable) }, { programAddress: program });
         const order = { paytable: offered.get(record.paytable) ?? { name: record.paytable, address: paytable, buckets: [] }, stake: BigInt(record.stake), beneficiary: address(record.beneficiary) };
         try {
@@ -145,7 +210,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     })().finally(() => (finishing = undefined)));
 
   await finishUnfinished();
-  const retry = setInterval(() => void (records.unfinished().some((r) => !purchase.isOpening(r.proof)) && finishUnfinished()), RECOVERY_INTERVAL_MS);
+  const waiting = () => [...records.pending(), ...records.unfinished()].some(untaken);
+  const retry = setInterval(() => void (waiting() && finishUnfinished()), options.recoveryIntervalMs ?? RECOVERY_INTERVAL_MS);
   retry.unref();
 
   return {

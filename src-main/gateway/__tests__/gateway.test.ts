@@ -292,7 +292,7 @@ describe('the x402 gateway', () => {
       const beneficiary = (await generateKeyPairSigner()).address;
       const response = await payer.pay(`${url}/wager`, order({ paytable: 'coin-flip', amount: '1.00', beneficiary }));
       expect(response.status).toBe(402);
-      expect(((await response.json()) as { error?: string }).error).toMatch(/^payment required/);
+      expect(((await response.json()) as { error?: string }).error).toMatch(/^payment refused: .*; nothing was sent and no USDC moved/);
       // x402 v2 says why in a failed PAYMENT-RESPONSE.
       const answer = decodePaymentResponseHeader(response.headers.get('payment-response')!);
       expect(answer).toMatchObject({ success: false, errorReason: expect.any(String) });
