@@ -31,13 +31,13 @@ const send = async (port: number, text: string | Buffer) => {
 
 describe('the /v1 listener', () => {
   it.each([
-    ['a method HTTP does not know', 'FOO /v1/health HTTP/1.1\r\nHost: h\r\n\r\n', 400, 'bad request'],
-    ['a header name with a space', 'GET /v1/health HTTP/1.1\r\nHost: h\r\nBad Header: 1\r\n\r\n', 400, 'bad request'],
-    ['two different Content-Lengths', 'POST /v1/wagers HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}', 400, 'bad request'],
-    ['a backslash in the path', 'GET /v1\\health HTTP/1.1\r\nHost: h\r\n\r\n', 400, 'bad request'],
+    ['a method HTTP does not know', 'FOO /v1/health HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'bad request'],
+    ['a header name with a space', 'GET /v1/health HTTP/1.1\r\nHost: localhost\r\nBad Header: 1\r\n\r\n', 400, 'bad request'],
+    ['two different Content-Lengths', 'POST /v1/wagers HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}', 400, 'bad request'],
+    ['a backslash in the path', 'GET /v1\\health HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'bad request'],
     ['no Host in HTTP/1.1', 'GET /v1/health HTTP/1.1\r\n\r\n', 400, 'bad request: an HTTP/1.1 request needs a Host header'],
-    ['headers over 16 KiB', `GET /v1/health HTTP/1.1\r\nHost: h\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`, 431, 'request headers too large'],
-    ['an Expect other than 100-continue', 'GET /v1/health HTTP/1.1\r\nHost: h\r\nExpect: 200-ok\r\n\r\n', 417, 'only Expect: 100-continue is supported'],
+    ['headers over 16 KiB', `GET /v1/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`, 431, 'request headers too large'],
+    ['an Expect other than 100-continue', 'GET /v1/health HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n', 417, 'only Expect: 100-continue is supported'],
   ])('answers %s with JSON %i', async (_, request, status, error) => {
     const port = await start();
     expect(await send(port, request)).toEqual({ status, type: 'application/json', body: { error } });
@@ -61,7 +61,7 @@ describe('the /v1 listener', () => {
     const body = Buffer.alloc(16 * 1024 + 1, 'a');
     const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`;
     const payload = chunked ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]) : body;
-    const request = Buffer.concat([Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`), payload]);
+    const request = Buffer.concat([Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`), payload]);
     expect(await send(port, request)).toEqual({ status: 413, type: 'application/json', body: { error: 'body too large' } });
   });
 });
