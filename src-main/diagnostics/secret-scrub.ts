@@ -11,7 +11,7 @@
  * - JSON fields and header lines that carry credentials: `"x-api-key": "…"`, `"authorization": "Bearer …"`,
  *   `Authorization: Bearer …`, `"password": "…"`, `"secret": "…"`;
  * - a keypair's bytes at any depth of a log object (a JSON array of 32 or 64 numbers, or a Uint8Array's
- *   `{"0":…,"63":…}`), and a base58 key after a secret/private/keypair name (a bare 88-character base58
+ *   `{"0":…,"63":…}`), and a hex or base58 key after a secret/private/keypair name (a bare 88-character base58
  *   string is left alone: transaction signatures look the same and support needs them);
  * - any value registered with registerSecret (the console's per-run token).
  */
@@ -34,15 +34,24 @@ const SECRET_FIELD =
   /((?:\\?["'])(?:x-api-key|api[-_]?key|apikey|authorization|proxy-authorization|password|passwd|secret|client[-_]?secret|private[-_]?key|secret[-_]?key|access[-_]?token|refresh[-_]?token|auth[-_]?token)(?:\\?["'])\s*:\s*(?:\\?["']))(?:(bearer|basic|token)\s+)?(?:[^"'\\]|\\(?!["']))+/gi;
 const SECRET_HEADER =
   /(\b(?:x-api-key|api-key|authorization|proxy-authorization)\s*:\s*)(?:(bearer|basic|token)\s+)?[^\s"',;\\]+/gi;
-const BYTE = String.raw`(?:25[0-5]|2[0-4]\d|1?\d?\d)`;
-/** A JSON array of exactly 32 or 64 bytes (a secret key, a keypair), on one line or pretty-printed. */
-const KEYPAIR_BYTES = new RegExp(String.raw`\[\s*(?:${BYTE}\s*,\s*){31}(?:(?:${BYTE}\s*,\s*){32})?${BYTE}\s*\]`, 'g');
-/** A Uint8Array as JSON.stringify writes it: {"0":n,…,"31":n} or up to "63". */
-const INDEXED_BYTES = new RegExp(
-  String.raw`\{\s*(?:\\?"\d{1,2}\\?"\s*:\s*${BYTE}\s*,\s*){31}(?:(?:\\?"\d{1,2}\\?"\s*:\s*${BYTE}\s*,\s*){32})?\\?"\d{1,2}\\?"\s*:\s*${BYTE}\s*\}`,
-  'g',
-);
-const NAMED_BASE58_KEY = /((?:secret|private|keypair|signer)[\w-]*\\?["']?\s*[:=]\s*\\?["']?)[1-9A-HJ-NP-Za-km-z]{43,88}/gi;
+/**
+ * A JSON array of exactly 32 or 64 numbers of up to 3 digits (a secret key, a keypair), on one line or
+ * pretty-printed; bytesOnly() then checks each is 0-255. `\d{1,3}` rather than an exact byte pattern: its
+ * alternatives made the search backtrack (0.75 s over a 1.5 MB diagnostics text, against 20 ms).
+ */
+const KEYPAIR_BYTES = /\[\s*(?:\d{1,3}\s*,\s*){31}(?:(?:\d{1,3}\s*,\s*){32})?\d{1,3}\s*\]/g;
+/** A Uint8Array as JSON.stringify writes it: {"0":n,…,"31":n} or up to "63" (quotes escaped inside a JSON string too). */
+const INDEXED_BYTES =
+  /\{\s*(?:\\?"\d{1,2}\\?"\s*:\s*\d{1,3}\s*,\s*){31}(?:(?:\\?"\d{1,2}\\?"\s*:\s*\d{1,3}\s*,\s*){32})?\\?"\d{1,2}\\?"\s*:\s*\d{1,3}\s*\}/g;
+const KEYPAIR_MASK = '"*** keypair bytes ***"';
+/** The match masked when every number in it is a byte (its keys, in the indexed form, are not looked at). */
+const bytesOnly = (match: string): string =>
+  (match.startsWith('{') ? match.replace(/\\?"\d{1,2}\\?"\s*:/g, '') : match).match(/\d+/g)!.every((n) => Number(n) <= 255)
+    ? KEYPAIR_MASK
+    : match;
+/** A hex secret (32 or 64 bytes) after a secret/private/keypair name. */
+const NAMED_HEX_KEY = /((?:secret|private|keypair)[\w-]*\\?["']?\s*[:=]\s*\\?["']?)(?:[0-9a-f]{128}|[0-9a-f]{64})(?![0-9a-f])/gi;
+const NAMED_BASE58_KEY = /((?:secret|private|keypair)[\w-]*\\?["']?\s*[:=]\s*\\?["']?)[1-9A-HJ-NP-Za-km-z]{43,88}/gi;
 
 /** A field whose string value is a credential whatever it holds (scrubValue masks it whole). */
 const SECRET_KEY_NAME =
@@ -78,8 +87,9 @@ export function scrubSecrets(text: string): string {
     .replace(SECRET_FIELD, (_match, name: string, scheme?: string) => `${name}${scheme ? `${scheme} ` : ''}${MASK}`)
     .replace(SECRET_HEADER, (_match, name: string, scheme?: string) => `${name}${scheme ? `${scheme} ` : ''}${MASK}`)
     .replace(SECRET_PARAMETER, (_match, name: string, value: string) => `${name}${MASK}${/[:.,;)\]]+$/.exec(value)?.[0] ?? ''}`)
-    .replace(KEYPAIR_BYTES, '"*** keypair bytes ***"')
-    .replace(INDEXED_BYTES, '"*** keypair bytes ***"')
+    .replace(KEYPAIR_BYTES, bytesOnly)
+    .replace(INDEXED_BYTES, bytesOnly)
+    .replace(NAMED_HEX_KEY, (_match, name: string) => `${name}${MASK}`)
     .replace(NAMED_BASE58_KEY, (_match, name: string) => `${name}${MASK}`);
 }
 

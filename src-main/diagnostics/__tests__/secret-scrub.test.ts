@@ -50,10 +50,15 @@ describe('scrubSecrets', () => {
       expect(clean).not.toContain(secret32.slice(0, 8).join(','));
       expect(clean.replace(/\s/g, '')).not.toContain(secret32.slice(0, 8).join(','));
     }
-    // Other lengths are data (a short list, a 65-number array), not keys.
+    // Other lengths are data (a short list, a 33- or 65-number array), and numbers past 255 are not bytes.
     expect(scrubSecrets('[1,2,3]')).toBe('[1,2,3]');
-    const longer = JSON.stringify([...keypair, 1]);
-    expect(scrubSecrets(longer)).toBe(longer);
+    for (const data of [[...keypair, 1], [...secret32, 1], [...secret32.slice(1), 300]]) expect(scrubSecrets(JSON.stringify(data))).toBe(JSON.stringify(data));
+  });
+
+  it('masks a hex key after a secret name; leaves a hash without one', () => {
+    const hex = 'ab'.repeat(32);
+    expect(scrubSecrets(`{"secretKey":"${hex}"}`)).toBe('{"secretKey":"***"}');
+    expect(scrubSecrets(`{"blockhash":"${hex}"}`)).toBe(`{"blockhash":"${hex}"}`);
   });
 
   it('masks a base58 key after a keypair, secret or private name; leaves a bare signature', () => {
