@@ -3,14 +3,15 @@
  * from 127.0.0.1: without `--trust-proxy` one caller exhausts the rate limit and the faucet's per-address
  * slot for everyone, and every proxied internet request looks like this machine to the operator routes.
  *
- * One real `serve --trust-proxy 127.0.0.2`: requests sent from 127.0.0.2 play the proxy (its
- * X-Forwarded-For or Forwarded names the client), requests from 127.0.0.3 play a caller that reaches the
+ * One real `serve --trust-proxy 127.0.0.2` (its /v1, faucet and gateway): requests sent from 127.0.0.2 play
+ * the proxy (its X-Forwarded-For or Forwarded names the client), requests from 127.0.0.3 play a caller that reaches the
  * port directly and forges the header. The operator routes refuse anything a proxy touched, token or not.
  * The default (no --trust-proxy) is checked on the /v1 app alone, in this process.
  */
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../../api/public-api';
+import { DEFAULT_GATEWAY_RATE_LIMITS } from '../../gateway/gateway-app';
 import type { KeeperService } from '../../keeper/keeper-service';
 import { OPERATOR_ERRORS } from '../../operator/operator-http';
 import { rawRequest, type RawResponse } from '../../api/__tests__/raw-http';
@@ -90,6 +91,24 @@ describe('--trust-proxy: clients behind a proxy have their own limits', () => {
     expect((await claim(DIRECT, { 'X-Forwarded-For': '192.0.2.12' })).status).toBe(200);
     expect((await claim(DIRECT, { 'X-Forwarded-For': '192.0.2.13' })).status).toBe(429);
   }, 30_000);
+});
+
+describe('--trust-proxy on the gateway (serve passes it on)', () => {
+  /** Statuses of `count` POST /wager with a body that is not JSON (400 once past the per-address limit, else 429). */
+  const orders = async (from: string, count: number, headers: (n: number) => Record<string, string>) => {
+    const statuses: number[] = [];
+    for (let n = 0; n < count; n++) statuses.push((await call(serve.ready.gateway, from, 'POST', '/wager', headers(n), '{')).status);
+    return statuses;
+  };
+  const burst = DEFAULT_GATEWAY_RATE_LIMITS.perAddress.burst;
+
+  it('gives two clients behind the trusted proxy their own POST /wager limit, and a forger one bucket', async () => {
+    const first = await orders(PROXY, burst + 1, () => ({ 'X-Forwarded-For': '203.0.113.21' }));
+    expect(first.slice(0, burst).every((status) => status === 400)).toBe(true);
+    expect(first.at(-1)).toBe(429);
+    expect(await orders(PROXY, 1, () => ({ 'X-Forwarded-For': '203.0.113.22' }))).toEqual([400]);
+    expect((await orders(DIRECT, burst + 1, (n) => ({ 'X-Forwarded-For': `198.51.100.${100 + n}` }))).at(-1)).toBe(429);
+  });
 });
 
 describe('the operator routes are never reached through a proxy', () => {
