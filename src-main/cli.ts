@@ -95,12 +95,14 @@ Commands:
       keeper at --keeper. Its key (OS keychain account "gateway", or --keypair) holds its SOL and USDC.
       On mainnet-beta, --fee must cover the SOL a wager costs the gateway at --sol-price (USD per SOL), or it exits 2.
       Prints {"event":"ready","gateway":URL,"network":CAIP-2 id,...}.
-  key show|export --out FILE|import FILE [--replace] (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)
+  key show [--replaced]|export --out FILE [--account ACCOUNT]|import FILE [--replace] (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)
       The keeper key of a cluster in the OS keychain: mainnet-beta has its own (account "keeper-mainnet-beta"),
       every other cluster shares the local/test one ("keeper"). show prints {"address",...}, never the secret;
       export writes a Solana CLI keypair file (a JSON array of 64 bytes), mode 0600, and never over an existing
       file; import takes such a file or a file holding a base58 secret, or - to read either from stdin, and
-      refuses to replace a different stored key without --replace. --rpc reads the cluster from its genesis hash.
+      refuses to replace a different stored key without --replace. A replaced key is kept in the keychain as
+      "keeper-replaced-<UTC time>": show --replaced lists them ({"account","address","replacedAt"} a line), and
+      export --account ACCOUNT writes one. --rpc reads the cluster from its genesis hash.
   sweep --rpc URL [--keypair FILE] --to ADDRESS [--keep SOL] [--dry-run] [--db FILE] [--yes]
       Sends the keeper's earnings to your wallet: everything above the reserve (--keep SOL, else 7 days of fees at
       the spend measured in --db's earnings, at least 0.05 SOL), the fee taken from what is sent, so the keeper keeps

@@ -2,7 +2,9 @@
  * `wager-keeper key show|export|import (--cluster NAME | --rpc URL)`: the keeper key of one cluster class
  * in the OS keychain (mainnet-beta has its own; docs/keeper.md "One key per cluster").
  *   show                        prints the address alone (like `solana address`): never the secret
+ *   show --replaced             the keys replaced on that account, kept in the keychain: one JSON line each
  *   export --out FILE           writes a Solana CLI keypair file, mode 0600, never over an existing file
+ *     [--account ACCOUNT]       ... of a replaced key (its account, as show --replaced lists it)
  *   import FILE|- [--replace]   a Solana CLI keypair file, or a file holding a base58 secret; '-' reads
  *                               either from stdin (so the secret stays out of the shell history)
  * --rpc URL reads the cluster from its genesis hash; --cluster needs no network.
@@ -18,6 +20,7 @@ import {
   importClusterKey,
   keyClassOf,
   keychainAccountFor,
+  replacedClusterKeys,
 } from '../runtime/cluster-keys';
 import { parseKeypairText, readKeypairAnyFormat } from '../secrets/keypair-format';
 import { parseFlags, UsageError } from './cli-flags';
@@ -28,11 +31,13 @@ export const KEY_OPTIONS = {
   rpc: { type: 'string' },
   out: { type: 'string' },
   replace: { type: 'boolean' },
+  replaced: { type: 'boolean' },
+  account: { type: 'string' },
 } as const;
 
 const CLUSTERS = ['localnet', 'devnet', 'testnet', 'mainnet-beta'] as const;
 const SUBCOMMANDS =
-  'usage: wager-keeper key show|export --out FILE|import FILE (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)';
+  'usage: wager-keeper key show [--replaced]|export --out FILE [--account ACCOUNT]|import FILE (--cluster localnet|devnet|testnet|mainnet-beta | --rpc URL)';
 
 /** The cluster the command is about: named, or what the RPC's genesis hash says. */
 async function clusterOf(values: { cluster?: string; rpc?: string }): Promise<ClusterName> {
@@ -72,6 +77,8 @@ export async function keyCommand(args: string[]): Promise<number> {
     throw new UsageError(`unexpected argument '${extra[0] ?? file}': ${SUBCOMMANDS}`);
   if (action !== 'export' && values.out !== undefined) throw new UsageError('--out goes with key export');
   if (action !== 'import' && values.replace) throw new UsageError('--replace goes with key import');
+  if (action !== 'show' && values.replaced) throw new UsageError('--replaced goes with key show');
+  if (action !== 'export' && values.account !== undefined) throw new UsageError('--account goes with key export');
   if (action === 'export' && !values.out)
     throw new UsageError('key export needs --out FILE (a new file: an existing one is never overwritten)');
   if (action === 'import' && !file)
@@ -81,6 +88,11 @@ export async function keyCommand(args: string[]): Promise<number> {
   const cluster = await clusterOf(values);
   const keyClass = keyClassOf(cluster);
   const account = keychainAccountFor(keyClass);
+  if (action === 'show' && values.replaced) {
+    // Addresses and when, never the secret; an empty output when nothing was replaced.
+    for (const replaced of replacedClusterKeys(keyClass)) console.log(JSON.stringify({ ...replaced, keyClass }));
+    return 0;
+  }
   if (action === 'show') {
     const address = await clusterKeyAddress(keyClass);
     if (!address)
@@ -91,8 +103,8 @@ export async function keyCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (action === 'export') {
-    const address = await exportClusterKey(keyClass, values.out!);
-    console.log(JSON.stringify({ path: values.out, address, keyClass, account }));
+    const address = await exportClusterKey(keyClass, values.out!, undefined, values.account);
+    console.log(JSON.stringify({ path: values.out, address, keyClass, account: values.account ?? account }));
     return 0;
   }
   const { bytes } =

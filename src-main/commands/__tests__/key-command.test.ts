@@ -117,7 +117,15 @@ describe('wager-keeper key', () => {
           `keeper --rpc ${mainnetRpc} --deployment ${deployment} --keypair ${localFile} --port 0 --no-console --db ${join(home, 'k.db')}`,
         ],
         ['show local after', `key show --cluster localnet`],
+        // Both replacements kept the old key (issue 33): listed, and the first exported by its account.
+        ['show replaced', `key show --replaced --cluster devnet`],
       ];
+      const replacedBackup = join(home, 'replaced.json');
+      const listed = steps.length - 1;
+      steps.push([
+        'export replaced',
+        `key export --out ${replacedBackup} --cluster devnet --account "$(head -n1 '${home}/${listed}.out' | sed 's/.*"account":"\\([^"]*\\)".*/\\1/')"`,
+      ]);
       // Each step's stdout, stderr and exit code in files named by its index.
       await inSecretServiceSessionAsync(
         env,
@@ -203,6 +211,13 @@ describe('wager-keeper key', () => {
         ),
       );
       expect(shown('show local after')).toBe(local.signer.address);
+      const replacedLines = shown('show replaced').split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(replacedLines).toEqual([
+        { account: expect.stringMatching(/^keeper-replaced-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/), address: local.signer.address, replacedAt: expect.any(String), keyClass: 'local' },
+        { account: expect.stringMatching(/^keeper-replaced-/), address: other.signer.address, replacedAt: expect.any(String), keyClass: 'local' },
+      ]);
+      expect(ok('export replaced')).toEqual({ path: replacedBackup, address: local.signer.address, keyClass: 'local', account: replacedLines[0]!.account });
+      expect(JSON.parse(readFileSync(replacedBackup, 'utf8'))).toEqual(Array.from(local.secretKey));
       // Only addresses on stdout: no step printed key bytes or a base58 secret.
       const printed = steps.map((_, i) => readFileSync(join(home, `${i}.out`), 'utf8')).join('\n');
       for (const secret of [

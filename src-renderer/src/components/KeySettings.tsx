@@ -3,7 +3,8 @@
  * own; every other cluster shares the local/test one), the one in use marked. Generate, import (a keypair
  * file path, or a base58 secret pasted into a password field) and "Export key…" (a warning and a
  * confirmation first; the desktop app asks where with the system's save dialog, a browser console takes a
- * path on the keeper's machine). Only addresses ever reach this page: the secret stays in the keeper.
+ * path on the keeper's machine). A key that was replaced is kept in the keychain: "Replaced keys" lists
+ * each (address, when) with the same export. Only addresses ever reach this page: the secret stays in the keeper.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import type {
   KeyClass,
   KeyCluster,
   KeyView,
+  ReplacedKeyView,
   SettingsView,
 } from '../../../src-main/operator/operator-interface';
 import { useBridge } from '../queries';
@@ -35,6 +37,8 @@ export function KeySettings({ view }: { view: SettingsView }) {
   const [secret, setSecret] = useState('');
   const [secretError, setSecretError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
+  /** The replaced key "Export…" was pressed for (null: the export is of the current key). */
+  const [replacedTarget, setReplacedTarget] = useState<{ keyClass: KeyClass; entry: ReplacedKeyView } | null>(null);
   const keypair = usePathField(
     'Enter the path of a Solana CLI keypair file (a JSON array of 64 bytes) on the machine that runs the keeper, like ~/.config/solana/id.json',
   );
@@ -70,10 +74,14 @@ export function KeySettings({ view }: { view: SettingsView }) {
   });
   const exportKey = useMutation({
     // The desktop app's main process asks where; a browser console names a path on the keeper's machine.
-    mutationFn: () =>
-      bridge.exportKeyAs
-        ? bridge.exportKeyAs({ confirm: true, cluster })
-        : bridge.call('exportKey', { path: backup.path.trim(), confirm: true, cluster }),
+    mutationFn: () => {
+      const which = replacedTarget
+        ? { cluster: CLUSTER_OF[replacedTarget.keyClass], replaced: replacedTarget.entry.account }
+        : { cluster };
+      return bridge.exportKeyAs
+        ? bridge.exportKeyAs({ confirm: true, ...which })
+        : bridge.call('exportKey', { path: backup.path.trim(), confirm: true, ...which });
+    },
     onSuccess: () => setConfirming(null),
   });
   const mutations = [generate, importFile, importSecret, exportKey];
@@ -95,6 +103,7 @@ export function KeySettings({ view }: { view: SettingsView }) {
       setSecretError('Paste the base58 secret key (87 or 88 characters), or a keypair JSON array');
       return;
     }
+    setReplacedTarget(null);
     if (what === 'export') {
       if (!existing) return;
       if (!bridge.exportKeyAs && !backup.take()) return;
@@ -105,6 +114,17 @@ export function KeySettings({ view }: { view: SettingsView }) {
     else if (what === 'generate') generate.mutate(false);
     else (what === 'import-file' ? importFile : importSecret).mutate(false);
   };
+  const startReplacedExport = (keyClass: KeyClass, entry: ReplacedKeyView) => {
+    for (const mutation of mutations) mutation.reset();
+    backup.setError(null);
+    if (!bridge.exportKeyAs && !backup.take()) return;
+    setReplacedTarget({ keyClass, entry });
+    setConfirming('export');
+  };
+  const exportAddress = replacedTarget?.entry.address ?? existing;
+  const replacedKeys = key.accounts.flatMap((entry) =>
+    (entry.replaced ?? []).map((replaced) => ({ keyClass: entry.keyClass, entry: replaced })),
+  );
   const replaceWith =
     confirming === 'generate'
       ? 'A new key'
@@ -174,6 +194,46 @@ export function KeySettings({ view }: { view: SettingsView }) {
           ))}
         </tbody>
       </table>
+      {replacedKeys.length > 0 && (
+        <table className="key-accounts replaced-keys" aria-labelledby="replaced-keys-title">
+          <caption id="replaced-keys-title">
+            Replaced keys: kept in the keychain when another key took their place, so SOL left on them can
+            still be moved. Export one to import it into a wallet.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Cranked</th>
+              <th scope="col">Address</th>
+              <th scope="col">Replaced</th>
+              <th scope="col">Backup</th>
+            </tr>
+          </thead>
+          <tbody>
+            {replacedKeys.map(({ keyClass, entry }) => (
+              <tr key={entry.account} data-replaced-account={entry.account}>
+                <th scope="row">{CLASS_LABEL[keyClass]}</th>
+                <td>
+                  <code>{entry.address}</code>{' '}
+                  <CopyButton text={entry.address} label={`Copy replaced key ${entry.address}`} />
+                </td>
+                <td>
+                  <time dateTime={entry.replacedAt}>{entry.replacedAt.replace('T', ' ').replace('Z', ' UTC')}</time>
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Export replaced key ${entry.address}`}
+                    onClick={() => startReplacedExport(keyClass, entry)}
+                  >
+                    Export…
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <p className="muted">
         On a wager-keeper localnet the keeper cranks with the localnet's funded dev key; elsewhere with the
         keychain key of that cluster's class (fund it with SOL first). Secrets never leave the keeper process:
@@ -270,10 +330,10 @@ export function KeySettings({ view }: { view: SettingsView }) {
           </span>
         )}
       </div>
-      {confirming === 'export' && existing && (
+      {confirming === 'export' && exportAddress && (
         <ConfirmDialog
           id="export-title"
-          question={`Write the secret key of ${existing} to a file?`}
+          question={`Write the secret key of ${replacedTarget ? 'the replaced key ' : ''}${exportAddress} to a file?`}
           consequence={
             <>
               Anyone who gets the file can spend the SOL on this key and crank as this keeper. It is written
