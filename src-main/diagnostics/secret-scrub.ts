@@ -72,8 +72,29 @@ export function maskAnyUrl(url: string): string {
 function shownUrl(match: string): string {
   const url = match.replace(/[:.,;)\]]+$/, '');
   const after = match.slice(url.length);
-  const masked = maskAnyUrl(url);
+  const masked = explorerLink(url) ?? maskAnyUrl(url);
   return (masked === url || masked === `${url}/` ? url : masked) + after;
+}
+
+/**
+ * A Solana Explorer link (the console's transaction links) as it may be shown, or null for any other URL: its
+ * path names public things (a signature, an address) and stays, as does `cluster`; the RPC URL a custom
+ * cluster's link carries in `customUrl` is shown as any URL is (a key in it masked); other values are masked.
+ */
+function explorerLink(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' || parsed.host !== 'explorer.solana.com' || parsed.username || parsed.password) return null;
+  const given = [...parsed.searchParams];
+  const query = given.map(([key, value]) => [key, key === 'cluster' ? value : key === 'customUrl' ? shownUrl(value) : MASK] as const);
+  if (query.every(([, value], i) => value === given[i]![1])) return url;
+  parsed.search = new URLSearchParams(query).toString();
+  parsed.hash = '';
+  return parsed.toString();
 }
 
 /** `text` with every secret it may hold masked. */

@@ -68,6 +68,19 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets(`signature ${base58} landed`)).toBe(`signature ${base58} landed`);
   });
 
+  it('keeps an Explorer link working, masking only a key in the custom RPC it names', () => {
+    const signature = '4wBqpZM9xaSheZzJSMawUHDgZ7miWfSsxmfVF5jJpYP2XF3dfz2Ak6EvQg2LE3qEZ9HhMRMiXPYk5TKm7z4s7KQX';
+    for (const link of [
+      `https://explorer.solana.com/tx/${signature}?cluster=devnet`,
+      `https://explorer.solana.com/tx/${signature}?cluster=custom&customUrl=${encodeURIComponent('http://127.0.0.1:8899')}`,
+    ])
+      expect(scrubSecrets(`open ${link} to see it`)).toBe(`open ${link} to see it`);
+    const keyed = scrubSecrets(`https://explorer.solana.com/tx/${signature}?cluster=custom&customUrl=${encodeURIComponent(`https://rpc.example.com/${KEY}?api-key=${KEY}`)}`);
+    expect(keyed).not.toContain(KEY);
+    expect(keyed).toContain(`https://explorer.solana.com/tx/${signature}?cluster=custom&customUrl=`);
+    expect(new URL(keyed).searchParams.get('customUrl')).toBe('https://rpc.example.com/***?api-key=***');
+  });
+
   it('leaves ordinary endpoints, addresses and words exactly as they were', () => {
     for (const text of [
       'https://api.mainnet-beta.solana.com',
