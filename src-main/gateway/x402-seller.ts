@@ -64,7 +64,7 @@ export interface X402SellerOptions {
 /** How long a payment may take to confirm before its settlement is reported pending (the library retries once: 2 x 15 s). */
 const PAYMENT_CONFIRM_MS = 15_000;
 
-/** Fault injection for the tests (docs/gateway.md): die right after the payment is sent, or never see it confirmed. */
+/** Fault injection for the tests (docs/gateway.md): die right after the payment is sent, lose the send, or never see it confirmed. */
 const fault = () => process.env.WAGER_KEEPER_GATEWAY_FAULT;
 
 /**
@@ -86,6 +86,7 @@ function gatewayFacilitatorSigner(options: X402SellerOptions): FacilitatorSvmSig
       // Recorded before it is sent: whatever happens next (a crash, a confirmation never seen), the record
       // and the signature's status say whether the money moved.
       broadcasts.broadcasting(transaction, signature);
+      if (fault() === 'lost-broadcast') return signature; // as if the send never reached a leader
       try {
         await rpc.sendTransaction(transaction as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
       } catch (error) {

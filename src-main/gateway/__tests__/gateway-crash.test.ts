@@ -6,20 +6,15 @@
  */
 import { generateKeyPairSigner, type Address } from '@solana/kit';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { giveUsdc, keeperTestbed, sendInstructions, usdcAccountOf } from '../../keeper/__tests__/keeper-test-helpers';
 import { getSetPausedInstructionAsync, getWagerDecoder } from '../../protocol/wager';
 import { generateKeypairWithBytes, keypairFromBytes } from '../../secrets/keypair-bytes';
 import { localnetX402Client } from '../localnet-payer';
+import { paymentsIn, startGatewayProcess as startChild } from './gateway-process';
 
-const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 const bed = keeperTestbed({ prefix: 'gateway-crash-' });
 const USDC = 1_000_000n;
 
@@ -31,28 +26,7 @@ async function usdcBalance(owner: Address): Promise<bigint> {
 }
 
 /** `wager-keeper gateway` on the testbed's localnet; resolves with its ready line. */
-async function startGatewayProcess(keyFile: string, db: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; ready: { gateway: string; address: string } }> {
-  const child = spawn(process.execPath, [bin, 'gateway', '--rpc', bed.localnet.rpcUrl, '--keypair', keyFile, '--db', db, '--port', '0', '--keeper', 'http://127.0.0.1:9'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines = createInterface({ input: child.stdout! });
-  const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
-  lines.on('line', () => {}); // keep draining
-  if (!first) throw new Error(`the gateway exited before it was ready: ${stderr}`);
-  return { child, ready: JSON.parse(first) as { gateway: string; address: string } };
-}
-
-const paymentsIn = (db: string) => {
-  const file = new DatabaseSync(db, { readOnly: true });
-  try {
-    return file.prepare('SELECT state, wager, payer, amount, refund_signature FROM payments').all() as { state: string; wager: string; payer: string; amount: string; refund_signature: string | null }[];
-  } finally {
-    file.close();
-  }
-};
+const startGatewayProcess = (keyFile: string, db: string, env: NodeJS.ProcessEnv = {}) => startChild(bed.localnet.rpcUrl, keyFile, db, env);
 
 async function paidThenKilled(name: string) {
   const key = await generateKeypairWithBytes();
