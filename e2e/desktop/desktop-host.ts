@@ -33,6 +33,10 @@ export interface DesktopHostOptions {
   /** Console settings to start with (userData/console.json), e.g. { apiPort: 0 }. */
   settings?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
+  /** The main to run (default BUILT_MAIN), e.g. `<resources>/app.asar/out/main/main.js` of a packed app. */
+  main?: string;
+  /** Its working folder (default the project root). */
+  cwd?: string;
 }
 
 export interface DesktopHost {
@@ -76,16 +80,16 @@ export interface DesktopHost {
 
 /** Starts the built desktop main; resolves once its control server answers (the window comes after). */
 export async function startDesktopHost(options: DesktopHostOptions = {}): Promise<DesktopHost> {
-  if (!existsSync(BUILT_MAIN))
-    throw new Error(`${BUILT_MAIN} is missing: run \`npx electron-vite build\` first`);
+  const main = options.main ?? BUILT_MAIN;
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npx electron-vite build\` first`);
   const appData = mkdtempSync(join(tmpdir(), 'wk-desktop-appdata-'));
   const userData = join(appData, 'Wager Keeper');
   mkdirSync(userData, { recursive: true });
   // The /v1 API on any free port: the default 7300 may be taken by another run on this machine.
   writeFileSync(join(userData, 'console.json'), JSON.stringify({ apiPort: 0, ...options.settings }));
   const imports = [REGISTER_ELECTRON, ...(options.imports ?? [])].flatMap((file) => ['--import', file]);
-  const child = spawn(process.execPath, [...imports, BUILT_MAIN], {
-    cwd: PROJECT_ROOT,
+  const child = spawn(process.execPath, [...imports, main], {
+    cwd: options.cwd ?? PROJECT_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,

@@ -5,6 +5,8 @@
  *   WAGER_KEEPER_DESKTOP_APP_DATA  this run's appData folder (userData is "<it>/Wager Keeper"); required
  *   WAGER_KEEPER_DESKTOP_CONTROL=1 start the control server and print `{"event":"desktop-host","control":URL}`
  *                                  as the first line on stdout (the core logs on stderr)
+ *   WAGER_KEEPER_DESKTOP_RESOURCES an installed app's resources folder (the packaged-layout test): sets
+ *                                  process.resourcesPath, app.isPackaged and app.getAppPath() as Electron does
  */
 import { startControlServer } from './control-server.ts';
 import { createHostStandIn } from './stand-in-adapter.ts';
@@ -15,9 +17,14 @@ if (!appData)
     'WAGER_KEEPER_DESKTOP_APP_DATA is not set: start the desktop host with e2e/desktop/desktop-host.ts (startDesktopHost), which gives each run a temp folder',
   );
 
+// Electron sets process.resourcesPath before the app's code runs (…/resources, beside app.asar).
+const resourcesPath = process.env.WAGER_KEEPER_DESKTOP_RESOURCES;
+if (resourcesPath) Object.assign(process, { resourcesPath });
+
 const host = createHostStandIn({
   appData,
   platform: process.platform,
+  ...(resourcesPath ? { packaged: { resourcesPath } } : {}),
   // Electron ends the process once the app has quit (or exit() was called), whatever still holds it.
   onExit: (code) => setImmediate(() => process.exit(code)),
 });

@@ -11,6 +11,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createElectronStandIn } from '../../src-main/electron/__tests__/electron-stand-in.ts';
 
 /** What main sent to a window (webContents.send), in order. */
@@ -50,6 +51,11 @@ export interface HostOptions {
   platform: NodeJS.Platform;
   /** Called once the app has quit or exited, with its exit code (the process ends there). */
   onExit(code: number): void;
+  /**
+   * An installed app's layout (the packaged-layout test): app.isPackaged is true and app.getAppPath() is
+   * `<resourcesPath>/app.asar`, whose package.json names the app, as Electron does for a packaged app.
+   */
+  packaged?: { resourcesPath: string };
 }
 
 type Loose = Record<string, unknown>;
@@ -65,7 +71,9 @@ const sameDocument = (a: string, b: string) => a.split('#')[0] === b.split('#')[
 
 export function createHostStandIn(options: HostOptions) {
   // Electron takes the app's name from package.json's productName, and its version from there.
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const appPath = options.packaged ? join(options.packaged.resourcesPath, 'app.asar') : undefined;
+  const manifestFile = appPath ? join(appPath, 'package.json') : new URL('../../package.json', import.meta.url);
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
     name: string;
     productName?: string;
     version: string;
@@ -75,6 +83,7 @@ export function createHostStandIn(options: HostOptions) {
     appData: options.appData,
     name: manifest.productName ?? manifest.name,
     version: manifest.version,
+    ...(appPath ? { isPackaged: true, appPath } : {}),
   });
   const electron = standIn.electron as unknown as Loose;
   const app = standIn.electron.app;
