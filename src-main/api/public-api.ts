@@ -46,7 +46,7 @@ import type { Duplex } from 'node:stream';
 import type { FaucetService } from '../faucet/faucet-service';
 import type { Readiness } from '../alerts/alert-types';
 import type { KeeperService } from '../keeper/keeper-service';
-import { scrubValue } from '../diagnostics/secret-scrub';
+import { scrubSecrets, scrubValue } from '../diagnostics/secret-scrub';
 import { limitBodies } from './body-limit';
 import { isChainReadError } from './chain-read-error';
 import { clientKey, type TrustProxy } from './client-ip';
@@ -289,7 +289,8 @@ export function createPublicApi(options: PublicApiOptions): Hono<Env> {
           return c.json({ signature: result.signature, usdc: result.usdc, sol: result.sol }, 200);
         const wait = result.retryAt - now();
         return c.json(
-          { error: result.error, retryAt: result.retryAt },
+          // A failed transaction's error may quote what the RPC said: scrubbed like health.
+          { error: scrubSecrets(result.error), retryAt: result.retryAt },
           result.status as ContentfulStatusCode,
           wait > 0 ? { 'Retry-After': retryAfterSeconds(wait) } : undefined,
         );
