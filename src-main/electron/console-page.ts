@@ -1,11 +1,14 @@
 /**
- * Which URLs are the console page: its file:// URL with any hash (the UI routes by hash, `#/queue`, and a
- * frame's URL after such an in-page navigation carries it). Parsed, never compared as strings: Electron's
- * loadFile and pathToFileURL may encode a path differently, and a string prefix is no check at all.
+ * Which URLs are the console page. The page's URL is taken from what Electron committed when the window
+ * loaded it (its first 'did-navigate'), never recomputed: loadFile builds its URL with the legacy
+ * `url.format` (lib/browser/api/web-contents.ts), which leaves a `%` in the path as it is, while
+ * pathToFileURL writes `%25`, so an install or checkout path containing `%` made every call look foreign.
+ * The UI routes by hash (`#/queue`), an in-page navigation whose URL the frame then carries: two URLs are
+ * the same document when they are equal once parsed and stripped of their hash (security.md, 17: a real
+ * URL parser, never a string prefix).
  */
-import { pathToFileURL } from 'node:url';
 
-/** The page's URL without a hash (null when the text is no URL). */
+/** The URL without its hash (null when the text is no URL). */
 const withoutHash = (url: string): string | null => {
   if (!URL.canParse(url)) return null;
   const parsed = new URL(url);
@@ -13,17 +16,9 @@ const withoutHash = (url: string): string | null => {
   return parsed.href;
 };
 
-export interface ConsolePage {
-  /** out/renderer/index.html */
-  path: string;
-  /** Its file:// URL. */
-  url: string;
-  /** The URL is this page, whatever its hash. */
-  is(url: string | null | undefined): boolean;
-}
-
-export function consolePage(path: string): ConsolePage {
-  const url = pathToFileURL(path).href;
-  const page = withoutHash(url);
-  return { path, url, is: (candidate) => typeof candidate === 'string' && withoutHash(candidate) === page };
+/** `candidate` is the document at `committed`, whatever its hash. */
+export function sameDocument(candidate: string | null | undefined, committed: string | null): boolean {
+  if (typeof candidate !== 'string' || committed === null) return false;
+  const page = withoutHash(committed);
+  return page !== null && withoutHash(candidate) === page;
 }

@@ -3,12 +3,15 @@
  * (the same as `serve`) starts behind it; IPC channels, permission handlers and the CSP set once; the tray,
  * the power-save blocker and notifications beside it. Closing the window hides it and the keeper keeps
  * cranking (unless "Quit when the window closes" is on); Quit, from the tray or the app menu, stops the
- * core (finishing what is in flight) and then the app. Each part is its own module in this folder; the
- * Electron module comes in as a parameter, so a test hands in a faithful stand-in.
+ * core (finishing what is in flight) and then the app, as does the end of the system's session. Where no
+ * tray can be seen (Linux without a StatusNotifierItem host) closing minimises instead, and a start at
+ * login shows the window. Each part is its own module in this folder; the Electron module comes in as a
+ * parameter, so a test hands in a faithful stand-in.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IPC_EVENT_CHANNEL } from '../operator/operator-interface';
-import { consolePage } from './console-page';
+import { installAppMenu } from './app-menu';
 import { createDesktopPreferences, type DesktopPreferencesBackend } from './desktop-preferences';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 import { registerFilePicker, registerOperatorChannels, registerPreferenceChannels } from './ipc-channels';
@@ -16,7 +19,9 @@ import { createLoginItem, startedHidden, type LaunchCommand } from './login-item
 import { createNotifier, notifyAlerts } from './notifications';
 import { installPermissionHandlers } from './permissions';
 import { watchPower } from './power';
+import { watchSessionEnd } from './session-end';
 import { createKeeperTray } from './tray';
+import { trayHostAvailable } from './tray-host';
 import { registerDiagnosticsChannel, saveDiagnosticsWithDialog } from './save-diagnostics';
 import { registerExportKeyChannel } from './export-key-dialog';
 import { createConsoleWindows, installContentSecurityPolicy, type DesktopPaths } from './window';
@@ -27,6 +32,19 @@ export { DESKTOP_CSP, windowOptions, type DesktopPaths } from './window';
 export const FIRST_CLOSE_NOTICE = {
   title: 'Wager Keeper keeps cranking',
   body: 'The window is closed, the keeper still runs in the tray. Quit from the tray icon’s menu to stop it, or tick “Quit when the window closes” in Settings → Desktop app.',
+};
+
+/**
+ * The installer's appId (electron-builder.yml `appId`), set as the Windows AppUserModelId before any
+ * window, tray or notification: Windows shows toasts only for an AUMID it knows (the Start-menu shortcut
+ * the NSIS installer makes carries this one), and without it Electron uses "electron.app.<name>"
+ * (app.md, setAppUserModelId; notifications tutorial, Windows).
+ */
+export const APP_USER_MODEL_ID = 'dev.wagerkeeper.console';
+
+export const NO_TRAY_CLOSE_NOTICE = {
+  title: 'Wager Keeper keeps cranking',
+  body: 'This desktop shows no tray icons, so the window is minimised instead of hidden: the keeper still runs. Quit from the File menu to stop it.',
 };
 
 export const UI_NOT_BUILT = {
@@ -44,6 +62,8 @@ export interface DesktopAppOptions {
   outDirectory: string;
   /** Defaults: process.platform, process.argv, the running app's own command (login items), pino. */
   platform?: NodeJS.Platform;
+  /** Whether a tray icon made now can be seen (default: tray-host.ts's D-Bus check on Linux). */
+  trayHost?: () => Promise<boolean>;
   argv?: readonly string[];
   launch?: LaunchCommand;
   log: DesktopLog;
@@ -66,6 +86,7 @@ export async function runDesktopApp(
     app.quit();
     return null;
   }
+  if (platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
   await app.whenReady();
   const userData = app.getPath('userData');
   const service = options.createService(userData);
@@ -77,23 +98,47 @@ export async function runDesktopApp(
     page: join(options.outDirectory, 'renderer', 'index.html'),
     icon: join(options.outDirectory, '..', 'resources', 'icons', 'icon.png'),
   };
-  const page = consolePage(paths.page);
+  const iconsFolder = join(options.outDirectory, '..', 'resources', 'icons');
+
+  // Asked when the tray is made, as Chromium does (tray-host.ts); unknown until answered counts as none.
+  let trayShown = false;
+  const trayChecked = (options.trayHost ?? (() => trayHostAvailable(platform)))().then(
+    (shown) => (trayShown = shown),
+    () => (trayShown = false),
+  );
 
   let quitting = false;
-  const windows = createConsoleWindows(electron, page, paths, (event, window) => {
-    if (quitting || preferences.current().quitOnWindowClose) return;
-    // Closing hides: the keeper keeps cranking; the tray brings the window back, its Quit stops everything.
-    event.preventDefault();
-    window.hide();
-    if (!preferences.current().firstCloseNoticeShown) {
-      preferences.markFirstCloseNoticeShown();
-      notify(FIRST_CLOSE_NOTICE);
-    }
+  const windows = createConsoleWindows(electron, paths, {
+    log,
+    onClose(event, window) {
+      if (quitting || preferences.current().quitOnWindowClose) return;
+      event.preventDefault();
+      if (!trayShown) {
+        // No tray to bring it back from: minimise, so the window stays in the dock or task bar.
+        window.minimize();
+        if (!preferences.current().firstCloseNoticeShown) {
+          preferences.markFirstCloseNoticeShown();
+          notify(NO_TRAY_CLOSE_NOTICE);
+        }
+        return;
+      }
+      // Closing hides: the keeper keeps cranking; the tray brings the window back, its Quit stops everything.
+      window.hide();
+      if (!preferences.current().firstCloseNoticeShown) {
+        preferences.markFirstCloseNoticeShown();
+        notify(FIRST_CLOSE_NOTICE);
+      }
+    },
+    // A hidden BaseWindow may outlive the console window (session-end.ts), so window-all-closed cannot say it.
+    onClosed() {
+      if (!quitting && preferences.current().quitOnWindowClose) app.quit();
+    },
   });
 
   // Once for the app's life, whatever windows come and go (a second ipcMain.handle throws).
+  installAppMenu(electron, platform, () => void showConsole());
   installContentSecurityPolicy(electron);
-  installPermissionHandlers(electron, page, windows);
+  installPermissionHandlers(electron, windows);
   registerOperatorChannels(electron, service.api, windows);
   registerFilePicker(electron, windows);
   registerPreferenceChannels(electron, preferences, windows);
@@ -106,11 +151,11 @@ export async function runDesktopApp(
     if (window) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
   notifyAlerts(notify, service, log);
-  const power = watchPower(electron, service, log);
+  const power = watchPower(electron, service, log, platform);
 
   let openAtLogin = loginItem.isEnabled();
   const tray = createKeeperTray(electron, {
-    iconPath: paths.icon!,
+    iconsFolder,
     platform,
     service,
     log,
@@ -120,7 +165,7 @@ export async function runDesktopApp(
       ...(diagnostics
         ? {
             saveDiagnostics: () =>
-              void saveDiagnosticsWithDialog(electron, diagnostics).then(
+              void saveDiagnosticsWithDialog(electron, diagnostics, windows.current()).then(
                 (saved) => saved && notify({ title: 'Diagnostics saved', body: `${saved.path} (secrets removed): attach it to your support request.` }),
                 (error: unknown) => log.warn({ error: (error as Error).message }, 'diagnostics could not be saved'),
               ),
@@ -142,14 +187,32 @@ export async function runDesktopApp(
     tray.refresh();
   });
 
-  /** A page that cannot load is a build or install problem: say so once, then quit (which stops the core). */
+  /**
+   * Why a load failed, told apart (loadFile's rejections, lib/browser/api/web-contents.ts _awaitNextLoad):
+   * ERR_ABORTED (-3) when another navigation started first (View → Reload during the first load: that
+   * reload loads the page); ERR_FAILED (-2) when the window was destroyed first (a quit); a missing file is
+   * a build or install problem: say so once, then quit (which stops the core). Anything else is said and
+   * the window stays (View → Reload tries again).
+   */
   let loadFailed = false;
   const showConsole = () =>
     windows.show().catch((error: unknown) => {
+      const { message, code } = error as Error & { code?: string };
+      const missing = code === 'ERR_FILE_NOT_FOUND' || !existsSync(paths.page);
+      if (!missing && (code === 'ERR_ABORTED' || quitting || !windows.current())) {
+        log.info({ error: message }, 'the console page load was superseded (a reload or a quit)');
+        return;
+      }
       if (loadFailed) return;
       loadFailed = true;
-      const message = (error as Error).message;
       log.error({ page: paths.page, error: message }, 'the console page could not be loaded');
+      if (!missing) {
+        electron.dialog.showErrorBox(
+          'The console page could not be loaded',
+          `${message}\n\nChoose View → Reload to try again. The keeper keeps running; if this lasts, restart Wager Keeper.`,
+        );
+        return;
+      }
       electron.dialog.showErrorBox(UI_NOT_BUILT.title, UI_NOT_BUILT.body(paths.page, message));
       app.quit();
     });
@@ -169,17 +232,26 @@ export async function runDesktopApp(
         log.error({ error: (error as Error).message }, 'the keeper did not stop cleanly'),
       )
       .finally(() => {
+        stopped = true;
         power.stop();
+        sessionEnd.stop();
         tray.destroy();
         app.quit();
       });
   });
-  // With this listener Electron no longer quits by itself: only the preference makes a closed window quit.
+  let stopped = false;
+  const sessionEnd = watchSessionEnd(electron, platform, { quit: () => app.quit(), stopped: () => stopped, log });
+  // With this listener Electron no longer quits by itself: the console window's 'closed' quits when asked.
   app.on('window-all-closed', () => {
     if (preferences.current().quitOnWindowClose) app.quit();
   });
 
-  const hidden = startedHidden(electron, options.argv ?? process.argv, platform);
+  // A start at login (--hidden) where no tray can be seen would leave the keeper running invisibly.
+  let hidden = startedHidden(electron, options.argv ?? process.argv, platform);
+  if (hidden && !(await trayChecked)) {
+    log.warn({}, 'started hidden, but this desktop shows no tray icon: the window opens instead');
+    hidden = false;
+  }
   // The window first (its first-paint frame at once), the core behind it.
   const opening = hidden ? Promise.resolve() : showConsole();
   const coreStarted = service.start().catch((error: unknown) => {

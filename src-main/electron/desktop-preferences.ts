@@ -7,7 +7,7 @@
  */
 import type { DesktopPreferences, DesktopPreferencesView } from '../operator/operator-interface';
 import type { PreferencesAccess } from './ipc-channels';
-import type { LoginItem } from './login-item';
+import { LoginItemRefused, type LoginItem } from './login-item';
 
 export interface StoredDesktopPreferences extends DesktopPreferences {
   /** The first close of the window explained (once) that the keeper keeps running in the tray. */
@@ -83,6 +83,7 @@ export function createDesktopPreferences(
         try {
           loginItem.setEnabled(changes.openAtLogin);
         } catch (error) {
+          if (error instanceof LoginItemRefused) throw error;
           throw new Error(
             `could not turn start at login ${changes.openAtLogin ? 'on' : 'off'}: ${(error as Error).message}. Try again; if it lasts, add Wager Keeper to your desktop's startup applications by hand`,
             { cause: error },

@@ -9,6 +9,7 @@ import type { OperatorApi, OperatorEvent } from '../operator/operator-interface'
 export type Electron = Pick<
   typeof ElectronModule,
   | 'app'
+  | 'BaseWindow'
   | 'BrowserWindow'
   | 'ipcMain'
   | 'session'

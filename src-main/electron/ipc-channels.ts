@@ -22,6 +22,17 @@ import type { ConsoleWindows, IpcSender } from './window';
 export const REFUSED =
   'refused: the operator interface answers the console window only (reopen the console from the tray or the app menu)';
 
+/**
+ * Operator methods the desktop window may not call directly. `exportKey` takes the destination path from
+ * its caller: in the desktop host the page must go through Export key… (export-key-dialog.ts), where the
+ * system's save dialog, in the main process, picks the path, so a page script cannot write the secret
+ * wherever it likes. The headless console (a browser, no save dialog) keeps the generic call.
+ */
+export const DESKTOP_REFUSED_METHODS: Readonly<Record<string, string>> = {
+  exportKey:
+    'refused: in the desktop app the keeper key is exported through Settings → Keeper key → Export key…, where you choose the file in the system’s save dialog',
+};
+
 /** Errors are sent as text: Electron would wrap a thrown one in "Error invoking remote method ...". */
 const failure = (error: unknown, prefix = ''): { ok: false; error: string } => ({
   ok: false,
@@ -39,6 +50,8 @@ export function registerOperatorChannels(
       ipcChannel(method),
       async (event, args: unknown): Promise<OperatorReply<unknown>> => {
         if (!windows.isConsoleSender(event as IpcSender)) return { ok: false, error: REFUSED };
+        const refused = DESKTOP_REFUSED_METHODS[method];
+        if (refused) return { ok: false, error: refused };
         try {
           const call = api[method as OperatorMethod] as (args: unknown) => Promise<unknown>;
           return { ok: true, value: await call(args ?? {}) };
@@ -56,12 +69,13 @@ export function registerOperatorChannels(
  */
 export function registerFilePicker(
   electron: Pick<Electron, 'ipcMain' | 'dialog'>,
-  windows: Pick<ConsoleWindows, 'isConsoleSender'>,
+  windows: Pick<ConsoleWindows, 'isConsoleSender' | 'current'>,
 ): void {
   electron.ipcMain.handle(IPC_PICK_DEPLOYMENT_FILE, async (event): Promise<OperatorReply<string | null>> => {
     if (!windows.isConsoleSender(event as IpcSender)) return { ok: false, error: REFUSED };
     try {
-      const chosen = await electron.dialog.showOpenDialog({
+      // With its window as parent the dialog is modal to it (a sheet on macOS), never behind the app (dialog.md).
+      const chosen = await electron.dialog.showOpenDialog(windows.current()!, {
         title: 'Load a deployment file',
         buttonLabel: 'Load deployment',
         properties: ['openFile'],

@@ -49,9 +49,35 @@ export function startedHidden(
 export interface LoginItem {
   isEnabled(): boolean;
   setEnabled(enabled: boolean): void;
-  /** How it works on this platform, in words (Settings shows it). */
+  /** How it works on this platform and (macOS) what the system says of it now, in words (Settings shows it). */
   readonly note: string;
 }
+
+/** A start at login this app will not set up, with the sentence that says why (shown as it is). */
+export class LoginItemRefused extends Error {
+  override name = 'LoginItemRefused';
+}
+
+/**
+ * macOS's answer for the registration (getLoginItemSettings().status, SMAppService; app.md), in words.
+ * openAtLogin is true only for 'enabled' (shell/browser/browser_mac.mm), so without these words a
+ * registration waiting for approval looked like a box that unticked itself.
+ */
+export function macLoginItemStatusInWords(status: string | undefined): string {
+  switch (status) {
+    case 'enabled':
+      return 'macOS starts Wager Keeper in the menu bar when you log in.';
+    case 'requires-approval':
+      return 'Waiting for your approval: open System Settings → General → Login Items and turn Wager Keeper on (macOS asks once for a new login item).';
+    case 'not-found':
+      return 'macOS cannot find this copy of Wager Keeper to start at login: move it to the Applications folder, open it from there, and tick the box again.';
+    default:
+      return 'Starts Wager Keeper in the menu bar when you log in (macOS honours it for a signed app in Applications).';
+  }
+}
+
+export const MAC_NOT_PACKAGED =
+  'start at login needs the installed app: under `npm start` macOS would register Electron.app itself, which opens Electron’s default window at every login. Install Wager Keeper (npm run package) and tick it there';
 
 /** An argument of a desktop entry's Exec key, quoted as the Desktop Entry spec asks, then escaped as a string value. */
 export function desktopEntryArgument(argument: string): string {
@@ -82,16 +108,28 @@ export function createLoginItem(
   launch: LaunchCommand = launchCommand(electron),
 ): LoginItem {
   const { app } = electron;
-  if (platform === 'darwin' || platform === 'win32') {
+  if (platform === 'darwin') {
+    // SMAppService registers the running bundle and ignores path and args (app.md, setLoginItemSettings).
+    const status = () => app.getLoginItemSettings().status;
+    return {
+      // A registration waiting for approval stays ticked: the note says what macOS waits for.
+      isEnabled: () => ['enabled', 'requires-approval'].includes(status() ?? ''),
+      setEnabled(enabled) {
+        if (enabled && !app.isPackaged) throw new LoginItemRefused(MAC_NOT_PACKAGED);
+        app.setLoginItemSettings({ openAtLogin: enabled });
+      },
+      get note() {
+        return macLoginItemStatusInWords(status());
+      },
+    };
+  }
+  if (platform === 'win32') {
     const args = [...launch.args, HIDDEN_FLAG];
     return {
-      // Windows matches the entry by path and arguments; macOS ignores both.
+      // Windows matches the Run entry by path and arguments: ask with the same ones (app.md).
       isEnabled: () => app.getLoginItemSettings({ path: launch.command, args }).openAtLogin,
       setEnabled: (enabled) => app.setLoginItemSettings({ openAtLogin: enabled, path: launch.command, args }),
-      note:
-        platform === 'darwin'
-          ? 'Starts Wager Keeper in the menu bar when you log in (macOS honours it for a signed, packaged app).'
-          : 'Starts Wager Keeper in the notification area when you sign in (Task Manager → Startup apps lists it).',
+      note: 'Starts Wager Keeper in the notification area when you sign in (Task Manager → Startup apps lists it).',
     };
   }
   // Linux (and other XDG desktops): Electron has no setLoginItemSettings here; an XDG autostart entry does it.

@@ -6,15 +6,13 @@
  * null webContents, so the check judges by the frame's URL, origin and isMainFrame.
  */
 import type { Electron } from './electron-api';
-import type { ConsolePage } from './console-page';
 import type { ConsoleWindows } from './window';
 
 export const GRANTED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
 
 export function installPermissionHandlers(
   electron: Pick<Electron, 'session'>,
-  page: ConsolePage,
-  windows: Pick<ConsoleWindows, 'isConsoleContents'>,
+  windows: Pick<ConsoleWindows, 'isConsoleContents' | 'isConsolePage'>,
 ): void {
   const { defaultSession } = electron.session;
   defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => {
@@ -22,7 +20,7 @@ export function installPermissionHandlers(
       GRANTED_PERMISSIONS.has(permission) &&
         details.isMainFrame &&
         windows.isConsoleContents(contents) &&
-        page.is(details.requestingUrl),
+        windows.isConsolePage(details.requestingUrl),
     );
   });
   defaultSession.setPermissionCheckHandler((contents, permission, requestingOrigin, details) => {
@@ -32,7 +30,7 @@ export function installPermissionHandlers(
       details.isMainFrame &&
       windows.isConsoleContents(contents) &&
       requestingOrigin.startsWith('file:') &&
-      page.is(details.requestingUrl)
+      windows.isConsolePage(details.requestingUrl)
     );
   });
 }

@@ -4,6 +4,7 @@
  * removed). The page's channel answers the archive written, or null when cancelled, and like every channel
  * answers the console window only.
  */
+import type * as ElectronModule from 'electron';
 import { join } from 'node:path';
 import { diagnosticsFileName } from '../diagnostics/diagnostics-archive';
 import {
@@ -23,13 +24,16 @@ export interface DiagnosticsWriter {
 export async function saveDiagnosticsWithDialog(
   electron: Pick<Electron, 'app' | 'dialog'>,
   service: DiagnosticsWriter,
+  /** The console window when it is open: the dialog is then modal to it (dialog.md); the tray's item may have none. */
+  parent: ElectronModule.BaseWindow | null = null,
 ): Promise<DiagnosticsSavedView | null> {
-  const chosen = await electron.dialog.showSaveDialog({
+  const options: ElectronModule.SaveDialogOptions = {
     title: 'Save diagnostics',
     buttonLabel: 'Save diagnostics',
     defaultPath: join(electron.app.getPath('downloads'), diagnosticsFileName()),
     filters: [{ name: 'Diagnostics archive (.tar.gz)', extensions: ['gz'] }],
-  });
+  };
+  const chosen = await (parent ? electron.dialog.showSaveDialog(parent, options) : electron.dialog.showSaveDialog(options));
   if (chosen.canceled || !chosen.filePath) return null;
   return service.writeDiagnostics(chosen.filePath);
 }
@@ -37,14 +41,14 @@ export async function saveDiagnosticsWithDialog(
 export function registerDiagnosticsChannel(
   electron: Pick<Electron, 'app' | 'dialog' | 'ipcMain'>,
   service: DiagnosticsWriter,
-  windows: Pick<ConsoleWindows, 'isConsoleSender'>,
+  windows: Pick<ConsoleWindows, 'isConsoleSender' | 'current'>,
 ): void {
   electron.ipcMain.handle(
     IPC_SAVE_DIAGNOSTICS,
     async (event): Promise<OperatorReply<DiagnosticsSavedView | null>> => {
       if (!windows.isConsoleSender(event as IpcSender)) return { ok: false, error: REFUSED };
       try {
-        return { ok: true, value: await saveDiagnosticsWithDialog(electron, service) };
+        return { ok: true, value: await saveDiagnosticsWithDialog(electron, service, windows.current()) };
       } catch (error) {
         return {
           ok: false,

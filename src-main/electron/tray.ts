@@ -7,6 +7,7 @@
  * only after setContextMenu).
  */
 import type * as ElectronModule from 'electron';
+import { join } from 'node:path';
 import { scrubSecrets } from '../diagnostics/secret-scrub';
 import { oracleStallLevel, type HealthView, type StatusView } from '../operator/operator-interface';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
@@ -74,10 +75,23 @@ export interface KeeperTray {
   destroy(): void;
 }
 
+/**
+ * The tray icon's file per platform, in resources/icons/ (scripts/make-tray-icons.mjs makes them from
+ * icon.png): macOS a template image (black and alpha, 16 pt with an @2x file, which nativeImage loads
+ * beside it; a name ending in "Template" makes it one, native-image.md "Template Image"), so the menu bar
+ * tints it for light and dark; Windows an ICO with 16, 20, 24, 32 and 48 px images (tray.md: "it is
+ * recommended to use ICO icons to get best visual effects"); Linux the PNG.
+ */
+export function trayIconFile(iconsFolder: string, platform: NodeJS.Platform): string {
+  const name = platform === 'darwin' ? 'trayTemplate.png' : platform === 'win32' ? 'tray.ico' : 'icon.png';
+  return join(iconsFolder, name);
+}
+
 export function createKeeperTray(
   electron: Pick<Electron, 'Tray' | 'Menu' | 'nativeImage'>,
   options: {
-    iconPath: string;
+    /** resources/icons */
+    iconsFolder: string;
     platform: NodeJS.Platform;
     service: Pick<DesktopService, 'api' | 'onEvent'>;
     actions: TrayActions;
@@ -85,11 +99,9 @@ export function createKeeperTray(
   },
 ): KeeperTray {
   const { service, actions, log } = options;
-  const image = electron.nativeImage.createFromPath(options.iconPath);
-  // macOS menu bar icons are 16 pt; Linux and Windows scale the icon themselves.
-  const tray = new electron.Tray(
-    options.platform === 'darwin' && !image.isEmpty() ? image.resize({ width: 16, height: 16 }) : image,
-  );
+  const image = electron.nativeImage.createFromPath(trayIconFile(options.iconsFolder, options.platform));
+  if (options.platform === 'darwin') image.setTemplateImage(true);
+  const tray = new electron.Tray(image);
   if (options.platform !== 'darwin') tray.on('click', () => actions.openConsole());
 
   let status: StatusView | null = null;

@@ -3,10 +3,17 @@
  * page's first-paint frame (the core starts behind it). Navigation away and popups are denied; https
  * links go to the system browser. The window object is replaced when a closed window is opened again
  * (macOS `activate`, the tray's Open console): the IPC channels ask `isConsoleSender` for the current one.
+ * The page's identity is what Electron committed for the window's load (console-page.ts). A renderer that
+ * dies (render-process-gone: a crash, the OOM killer) leaves a blank window: it is reloaded, up to
+ * CRASH_RELOADS times a minute, so a page that crashes at once does not loop.
  */
 import type * as ElectronModule from 'electron';
-import type { ConsolePage } from './console-page';
-import type { Electron } from './electron-api';
+import { sameDocument } from './console-page';
+import type { DesktopLog, Electron } from './electron-api';
+
+/** How many crashed renderers are reloaded within CRASH_WINDOW_MS before the window is left as it is. */
+export const CRASH_RELOADS = 3;
+const CRASH_WINDOW_MS = 60_000;
 
 /** The window's Content-Security-Policy: its own files only; no remote content of any kind. */
 export const DESKTOP_CSP =
@@ -68,24 +75,52 @@ export interface ConsoleWindows {
   show(): Promise<void>;
   /** The call comes from the console window's main frame, on the console page (any hash). */
   isConsoleSender(event: IpcSender): boolean;
+  /** The URL is the console page the current window committed (any hash). */
+  isConsolePage(url: string | null | undefined): boolean;
   /** Electron's webContents of the console window, or null (the permission handlers' check). */
   isConsoleContents(contents: ElectronModule.WebContents | null): boolean;
 }
 
+export interface ConsoleWindowEvents {
+  /** Each new window's 'close' (the host hides it instead, unless quitting). */
+  onClose(event: ElectronModule.Event, window: ElectronModule.BrowserWindow): void;
+  /** A window is gone ('closed'). */
+  onClosed?(): void;
+  log: DesktopLog;
+}
+
 export function createConsoleWindows(
   electron: Pick<Electron, 'BrowserWindow' | 'shell'>,
-  page: ConsolePage,
   paths: DesktopPaths,
-  /** Each new window's 'close' (the host hides it instead, unless quitting). */
-  onClose: (event: ElectronModule.Event, window: ElectronModule.BrowserWindow) => void,
+  events: ConsoleWindowEvents,
 ): ConsoleWindows {
   let window: ElectronModule.BrowserWindow | null = null;
   let loading: Promise<void> | null = null;
+  /** The URL Electron committed for the current window's page (null before its first commit). */
+  let committed: string | null = null;
+  let crashes: number[] = [];
 
   const create = (): Promise<void> => {
     const created = new electron.BrowserWindow(windowOptions(paths));
     window = created;
+    committed = null;
     const contents = created.webContents;
+    // The first main-frame commit is loadFile's; every later one is a reload of it (will-navigate below
+    // denies any other document). did-navigate is not emitted for in-page (hash) navigations.
+    contents.on('did-navigate', (_event, url) => {
+      if (window === created && committed === null) committed = url;
+    });
+    contents.on('render-process-gone', (_event, details) => {
+      if (created.isDestroyed() || details.reason === 'clean-exit') return;
+      const now = Date.now();
+      crashes = [...crashes.filter((at) => now - at < CRASH_WINDOW_MS), now];
+      if (crashes.length > CRASH_RELOADS) {
+        events.log.error({ reason: details.reason, exitCode: details.exitCode }, 'the console page keeps crashing: it is not reloaded again; restart Wager Keeper (the keeper itself still runs)');
+        return;
+      }
+      events.log.warn({ reason: details.reason, exitCode: details.exitCode }, 'the console page crashed: reloading it (the keeper itself still runs)');
+      contents.reload();
+    });
     contents.setWindowOpenHandler(({ url }) => {
       // Explorer links open in the system browser; nothing opens inside the app.
       if (url.startsWith('https://')) void electron.shell.openExternal(url);
@@ -93,11 +128,15 @@ export function createConsoleWindows(
     });
     // Hash links are in-page navigations (no will-navigate); a reload of the page itself is allowed.
     contents.on('will-navigate', (event, url) => {
-      if (!page.is(url)) event.preventDefault();
+      if (!sameDocument(url, committed)) event.preventDefault();
     });
-    created.on('close', (event) => onClose(event, created));
+    created.on('close', (event) => events.onClose(event, created));
     created.on('closed', () => {
-      if (window === created) window = null;
+      if (window === created) {
+        window = null;
+        committed = null;
+      }
+      events.onClosed?.();
     });
     return created.loadFile(paths.page);
   };
@@ -126,9 +165,10 @@ export function createConsoleWindows(
         sender === current.webContents &&
         senderFrame &&
         senderFrame === sender.mainFrame &&
-        page.is(senderFrame.url),
+        sameDocument(senderFrame.url, committed),
       );
     },
+    isConsolePage: (url) => live() !== null && sameDocument(url, committed),
     isConsoleContents(contents) {
       const current = live();
       return Boolean(current && contents === current.webContents);

@@ -50,8 +50,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve as resolvePath } from 'node:path';
+import { format as formatUrl } from 'node:url';
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 type Listener = (...args: unknown[]) => void;
@@ -70,10 +70,14 @@ export interface ElectronStandInOptions {
   openedAtLogin?: boolean;
   /** false: another instance holds the single-instance lock. */
   singleInstance?: boolean;
+  /** app.isPackaged (default false: `electron .` from the source tree). */
+  isPackaged?: boolean;
 }
 
 export interface StandInMenuItem {
   label?: string;
+  role?: string;
+  submenu?: StandInMenuItem[];
   type?: 'normal' | 'separator' | 'submenu' | 'checkbox' | 'radio';
   checked?: boolean;
   enabled?: boolean;
@@ -126,8 +130,25 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
         ) => boolean)
       | null;
   } = { request: null, check: null };
-  /** Set it to an error string to make every Notification emit 'failed' instead of showing (unsigned macOS). */
-  const state = { notificationFailure: null as string | null };
+  /**
+   * Knobs a test turns: `notificationFailure` (an error string: every Notification emits 'failed', as on an
+   * unsigned macOS build); `trayHost` (Linux: whether a StatusNotifierItem host answers; without one the
+   * tray falls back to a GtkStatusIcon that GNOME does not show, so `tray.visible` is false); `holdLoads`
+   * (loadFile commits but does not finish until `finishLoads()`: a reload, a quit or a crash can come
+   * first); `loginItemStatus` (macOS: the status SMAppService gives a registration, e.g. 'requires-approval').
+   */
+  const state = {
+    notificationFailure: null as string | null,
+    trayHost: true,
+    holdLoads: false,
+    loginItemStatus: 'enabled' as 'enabled' | 'requires-approval' | 'not-found',
+    appUserModelId: null as string | null,
+  };
+  const pendingLoads = new Set<() => void>();
+  /** Every window and base window not destroyed (Electron's BaseWindow.getAllWindows). */
+  const baseWindows: EventEmitter[] = [];
+  let applicationMenu: StandInMenu | null = null;
+  let applicationMenuWasSet = false;
   const blockers = new Map<number, string>();
   let nextBlockerId = 1;
   let nextFrameId = 1;
@@ -175,9 +196,28 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       const event = preventable();
       this.emit('will-navigate', event, url);
       if (event.defaultPrevented) return false;
-      this.mainFrame.url = url;
-      this.emit('did-navigate', {}, url);
+      this.commit(url);
       return true;
+    }
+    /** A main-frame commit as Electron reports it: did-start-navigation (not same-document), did-navigate. */
+    commit(url: string) {
+      this.crashed = false;
+      this.emit('did-start-navigation', { url, isSameDocument: false, isMainFrame: true }, url, false, true);
+      this.mainFrame.url = url;
+      this.emit('did-navigate', {}, url, 200, 'OK');
+    }
+    /** View → Reload (webContents.reload()): the same URL committed again, then loaded (or held). */
+    reload() {
+      if (this.destroyed) return;
+      const url = this.mainFrame.url;
+      this.commit(url);
+      finishOrHold(() => this.emit('did-finish-load'));
+    }
+    crashed = false;
+    /** The renderer dies (a crash, the OOM killer): render-process-gone; the page is blank until a reload. */
+    crash(reason = 'crashed') {
+      this.crashed = true;
+      this.emit('render-process-gone', {}, { reason, exitCode: 139 });
     }
     /** An iframe in this page (another WebFrameMain, not the main frame). */
     createChildFrame(url: string) {
@@ -185,33 +225,17 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     }
   }
 
-  class StandInWindow extends EventEmitter {
-    readonly webContents = new StandInWebContents();
-    readonly loaded: string[] = [];
+  /** A window without web contents (Electron's BaseWindow): Windows sends it the session-end messages too. */
+  class StandInBaseWindow extends EventEmitter {
     readonly options: Record<string, unknown>;
     destroyed = false;
     visible: boolean;
+    minimized = false;
     constructor(windowOptions: Record<string, unknown> = {}) {
       super();
       this.options = windowOptions;
       this.visible = windowOptions.show !== false;
-      windows.push(this);
-    }
-    /** Electron's loadFile: rejects when the page fails to load (ERR_FILE_NOT_FOUND for a missing file). */
-    async loadFile(path: string) {
-      this.loaded.push(path);
-      const url = pathToFileURL(path).toString();
-      if (!existsSync(path)) {
-        const error = Object.assign(new Error(`ERR_FILE_NOT_FOUND (-6) loading '${url}'`), {
-          code: 'ERR_FILE_NOT_FOUND',
-          errno: -6,
-          url,
-        });
-        this.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', url, true);
-        throw error;
-      }
-      this.webContents.mainFrame.url = url;
-      this.webContents.emit('did-finish-load');
+      baseWindows.push(this);
     }
     isDestroyed() {
       return this.destroyed;
@@ -220,12 +244,20 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       return this.visible && !this.destroyed;
     }
     isMinimized() {
-      return false;
+      return this.minimized;
     }
-    restore() {}
+    minimize() {
+      this.minimized = true;
+      this.emit('minimize');
+    }
+    restore() {
+      this.minimized = false;
+      this.emit('restore');
+    }
     focus() {}
     show() {
       this.visible = true;
+      this.minimized = false;
       this.emit('show');
     }
     hide() {
@@ -245,15 +277,88 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       if (this.destroyed) return;
       this.destroyed = true;
       this.visible = false;
-      this.webContents.destroyed = true;
+      this.destroyContents();
       this.emit('closed');
-      if (StandInWindow.getAllWindows().length === 0 && !app.quitting) app.emit('window-all-closed');
+      if (StandInBaseWindow.getAllWindows().length === 0 && !app.quitting) app.emit('window-all-closed');
     }
+    protected destroyContents() {}
     static getAllWindows() {
+      return (baseWindows as StandInBaseWindow[]).filter((w) => !w.destroyed);
+    }
+  }
+
+  class StandInWindow extends StandInBaseWindow {
+    readonly webContents = new StandInWebContents();
+    readonly loaded: string[] = [];
+    constructor(windowOptions: Record<string, unknown> = {}) {
+      super(windowOptions);
+      windows.push(this);
+    }
+    /**
+     * Electron's loadFile (lib/browser/api/web-contents.ts): loadURL of
+     * `url.format({ protocol: 'file', slashes: true, pathname: path.resolve(app.getAppPath(), filePath) })`,
+     * whose URL Chromium commits canonicalised (a `%` stays as it is; pathToFileURL would write `%25`).
+     * Rejects as _awaitNextLoad does: ERR_FILE_NOT_FOUND (-6) for a missing file (did-fail-load); ERR_ABORTED
+     * (-3) when another main-frame navigation starts first (a reload); ERR_FAILED (-2) when the contents are
+     * destroyed first (the window closed, the app quit). The error carries `code`, `errno` and `url`.
+     */
+    loadFile(path: string): Promise<void> {
+      this.loaded.push(path);
+      const contents = this.webContents;
+      const formatted = formatUrl({ protocol: 'file', slashes: true, pathname: resolvePath(app.getAppPath(), path) });
+      const url = new URL(formatted).href;
+      return new Promise<void>((resolve, reject) => {
+        const fail = (errno: number, code: string) => {
+          cleanup();
+          reject(Object.assign(new Error(`${code} (${errno}) loading '${url}'`), { code, errno, url }));
+        };
+        let started = false;
+        const onStart = (_event: unknown, _url: string, isSameDocument: boolean, isMainFrame: boolean) => {
+          if (!isMainFrame || isSameDocument) return;
+          if (started) fail(-3, 'ERR_ABORTED');
+          started = true;
+        };
+        const onFinish = () => (cleanup(), resolve());
+        const onDestroyed = () => fail(-2, 'ERR_FAILED');
+        const cleanup = () => {
+          contents.removeListener('did-start-navigation', onStart);
+          contents.removeListener('did-finish-load', onFinish);
+          contents.removeListener('destroyed', onDestroyed);
+        };
+        contents.on('did-start-navigation', onStart);
+        contents.on('did-finish-load', onFinish);
+        contents.on('destroyed', onDestroyed);
+        if (!existsSync(path)) {
+          contents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', url, true);
+          fail(-6, 'ERR_FILE_NOT_FOUND');
+          return;
+        }
+        contents.commit(url);
+        finishOrHold(() => {
+          if (!contents.destroyed) contents.emit('did-finish-load');
+        });
+      });
+    }
+    protected override destroyContents() {
+      this.webContents.destroyed = true;
+      this.webContents.emit('destroyed');
+    }
+    static override getAllWindows() {
       return windows.filter((w) => !w.destroyed);
     }
   }
 
+  /** Runs `finish` now, or when the test calls finishLoads() if `state.holdLoads`. */
+  function finishOrHold(finish: () => void) {
+    if (state.holdLoads) pendingLoads.add(finish);
+    else queueMicrotask(finish);
+  }
+  /** Finishes every held load (state.holdLoads), in order. */
+  function finishLoads() {
+    const held = [...pendingLoads];
+    pendingLoads.clear();
+    held.forEach((finish) => finish());
+  }
   class StandInNotification extends EventEmitter {
     readonly options: { title: string; body: string };
     constructor(notificationOptions: { title: string; body: string }) {
@@ -263,13 +368,34 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     static isSupported() {
       return true;
     }
+    /**
+     * Windows shows a toast only for an AppUserModelId it knows (app.setAppUserModelId, the installer's
+     * appId): without one Electron falls back to "electron.app.<name>", whose toasts Windows drops or files
+     * under that name, so the stand-in counts it as not shown (and emits nothing, as nothing happens).
+     */
     show() {
       const failure = state.notificationFailure;
-      notifications.push({ title: this.options.title, body: this.options.body, shown: failure === null });
+      const noAumid = platform === 'win32' && state.appUserModelId === null;
+      const shown = failure === null && !noAumid;
+      notifications.push({ title: this.options.title, body: this.options.body, shown });
+      if (noAumid) return;
       if (failure === null) this.emit('show', {});
       else this.emit('failed', {}, failure);
     }
   }
+
+  /** What Electron's menu roles expand to (lib/browser/api/menu-item-roles.ts), as far as a test reads them. */
+  const ROLE_SUBMENUS: Record<string, string[]> = {
+    appMenu: ['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit'],
+    fileMenu: [platform === 'darwin' ? 'close' : 'quit'],
+    editMenu: ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll'],
+    viewMenu: ['reload', 'forceReload', 'toggleDevTools', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen'],
+    windowMenu: ['minimize', 'zoom', 'close'],
+  };
+  const menuItem = (item: StandInMenuItem): StandInMenuItem => {
+    const submenu = item.submenu ?? (item.role && ROLE_SUBMENUS[item.role]?.map((role) => ({ role })));
+    return { type: 'normal', enabled: true, ...item, ...(submenu ? { submenu: submenu.map(menuItem) } : {}) };
+  };
 
   class StandInMenu {
     readonly items: StandInMenuItem[];
@@ -277,9 +403,28 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       this.items = items;
     }
     static buildFromTemplate(template: StandInMenuItem[]) {
-      return new StandInMenu(template.map((item) => ({ type: 'normal', enabled: true, ...item })));
+      return new StandInMenu(template.map(menuItem));
+    }
+    /** Electron's default menu (lib/browser/default-menu.ts) is set only if the app set none before. */
+    static setApplicationMenu(menu: StandInMenu | null) {
+      applicationMenuWasSet = true;
+      applicationMenu = menu;
+    }
+    static getApplicationMenu() {
+      return applicationMenu;
     }
   }
+  /** lib/browser/default-menu.ts: appMenu (macOS), fileMenu, editMenu, viewMenu (with Toggle Developer Tools), windowMenu. */
+  const setDefaultApplicationMenu = () => {
+    if (applicationMenuWasSet) return;
+    applicationMenu = StandInMenu.buildFromTemplate([
+      ...(platform === 'darwin' ? [{ role: 'appMenu' }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+    ]);
+  };
 
   class StandInTray extends EventEmitter {
     image: unknown;
@@ -288,9 +433,15 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     /** How many times setContextMenu was called (Linux needs it again after every change). */
     menuSets = 0;
     destroyed = false;
+    /**
+     * Whether a person can see it: on Linux Chromium asks the StatusNotifierWatcher for a host once, here,
+     * and without one falls back to a GtkStatusIcon that GNOME does not show (state.trayHost).
+     */
+    readonly visible: boolean;
     constructor(image: unknown) {
       super();
       this.image = image;
+      this.visible = platform !== 'linux' || state.trayHost;
       trays.push(this);
     }
     setToolTip(tooltip: string) {
@@ -312,23 +463,54 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
   }
 
   const paths = new Map<string, string>([['appData', options.appData ?? '/stand-in/appData']]);
-  const loginItem = { openAtLogin: false, args: [] as string[] };
+  /**
+   * The system's login item. macOS (shell/browser/browser_mac.mm): SMAppService registers the running
+   * bundle (path and args are ignored: under `npm start` that is Electron.app); getLoginItemSettings answers
+   * its `status` ('not-registered', 'enabled', 'requires-approval', 'not-found') and openAtLogin is
+   * `status === 'enabled'`. Windows: a Run registry value of path and args; openAtLogin is true only when
+   * the path and args asked about are the ones registered (both default to process.execPath and []).
+   */
+  const loginItem = { openAtLogin: false, args: [] as string[], path: null as string | null, status: 'not-registered' };
   const loginItemApi =
     platform === 'darwin' || platform === 'win32'
       ? {
-          setLoginItemSettings(settings: { openAtLogin?: boolean; args?: string[] }) {
+          setLoginItemSettings(settings: { openAtLogin?: boolean; args?: string[]; path?: string }) {
+            if (platform === 'darwin') {
+              loginItem.status = settings.openAtLogin ? state.loginItemStatus : 'not-registered';
+              loginItem.openAtLogin = loginItem.status === 'enabled';
+              loginItem.path = options.appPath ?? '/Applications/Electron.app';
+              loginItem.args = [];
+              return;
+            }
             loginItem.openAtLogin = Boolean(settings.openAtLogin);
-            loginItem.args = settings.args ?? [];
+            loginItem.path = settings.openAtLogin ? (settings.path ?? process.execPath) : null;
+            loginItem.args = settings.openAtLogin ? (settings.args ?? []) : [];
           },
-          getLoginItemSettings() {
+          getLoginItemSettings(query: { path?: string; args?: string[] } = {}) {
+            if (platform === 'darwin')
+              return {
+                openAtLogin: loginItem.status === 'enabled',
+                status: loginItem.status,
+                wasOpenedAtLogin: options.openedAtLogin ?? false,
+              };
+            const matches =
+              loginItem.openAtLogin &&
+              loginItem.path === (query.path ?? process.execPath) &&
+              JSON.stringify(loginItem.args) === JSON.stringify(query.args ?? []);
             return {
-              openAtLogin: loginItem.openAtLogin,
-              ...(platform === 'darwin'
-                ? { wasOpenedAtLogin: options.openedAtLogin ?? false }
-                : { executableWillLaunchAtLogin: loginItem.openAtLogin }),
+              openAtLogin: matches,
+              executableWillLaunchAtLogin: loginItem.openAtLogin && loginItem.path === (query.path ?? process.execPath),
+              launchItems: loginItem.openAtLogin
+                ? [{ name: state.appUserModelId ?? `electron.app.${app.name}`, path: loginItem.path, args: loginItem.args, scope: 'user', enabled: true }]
+                : [],
             };
           },
         }
+      : {};
+  // Windows only (electron_api_app.cc builds it under IS_WIN).
+  const aumidApi =
+    platform === 'win32'
+      ? { setAppUserModelId: (id: string) => void (state.appUserModelId = id) }
       : {};
 
   class StandInApp extends EventEmitter {
@@ -337,10 +519,12 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     quitCount = 0;
     exitCode: number | null = null;
     ready = false;
+    readonly isPackaged = options.isPackaged ?? false;
     requestSingleInstanceLock() {
       return options.singleInstance ?? true;
     }
     async whenReady() {
+      if (!this.ready) setDefaultApplicationMenu();
       this.ready = true;
     }
     isReady() {
@@ -373,7 +557,7 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       this.emit('before-quit', beforeQuit);
       if (beforeQuit.defaultPrevented) return;
       this.quitting = true;
-      for (const window of StandInWindow.getAllWindows()) {
+      for (const window of StandInBaseWindow.getAllWindows()) {
         if (!window.close()) {
           this.quitting = false;
           return;
@@ -393,16 +577,20 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       this.quitCount += 1;
     }
   }
-  const app = Object.assign(new StandInApp(), loginItemApi);
+  const app = Object.assign(new StandInApp(), loginItemApi, aumidApi);
 
   const nativeImage = {
+    /** A file whose name ends in "Template" is a macOS template image (native-image.md); setTemplateImage marks one. */
     createFromPath(path: string) {
       const empty = !existsSync(path);
+      let template = platform === 'darwin' && /Template(@\dx)?\.\w+$/.test(path);
       const image = {
         path,
         isEmpty: () => empty,
         resize: () => image,
         getSize: () => (empty ? { width: 0, height: 0 } : { width: 256, height: 256 }),
+        setTemplateImage: (value: boolean) => void (template = value),
+        isTemplateImage: () => template,
       };
       return image;
     },
@@ -410,6 +598,7 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
 
   const electron = {
     app,
+    BaseWindow: StandInBaseWindow,
     BrowserWindow: StandInWindow,
     ipcMain: {
       handle(channel: string, handler: Handler) {
@@ -455,6 +644,7 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       },
     },
     powerMonitor: new EventEmitter(),
+    // (BaseWindow above: its 'query-session-end' and 'session-end' are Windows' WM_QUERYENDSESSION/WM_ENDSESSION.)
     shell: { openExternal: async (url: string) => void opened.push(url), openPath: async () => '' },
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => void exposed.set(key, api) },
     ipcRenderer: {
@@ -463,18 +653,59 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       removeListener: (channel: string, listener: Listener) =>
         rendererEvents.removeListener(channel, listener),
     },
+    // dialog.showOpenDialog([window, ]options): with a window the dialog is modal to it (a sheet on macOS);
+    // without one it is a free-floating dialog that can open behind the app. Recorded with `parent`.
     dialog: {
       showErrorBox: (title: string, content: string) => void errorBoxes.push({ title, content }),
-      showOpenDialog: async (dialogOptions: Record<string, unknown>) => {
-        dialogs.push(dialogOptions);
+      showOpenDialog: async (...args: unknown[]) => {
+        dialogs.push(dialogCall(args));
         return { canceled: picked.files.length === 0, filePaths: [...picked.files] };
       },
-      showSaveDialog: async (dialogOptions: Record<string, unknown>) => {
-        dialogs.push(dialogOptions);
+      showSaveDialog: async (...args: unknown[]) => {
+        dialogs.push(dialogCall(args));
         return picked.savePath === null ? { canceled: true, filePath: '' } : { canceled: false, filePath: picked.savePath };
       },
     },
   };
+
+  function dialogCall(args: unknown[]): Record<string, unknown> {
+    const [first, second] = args;
+    const parent = first instanceof StandInBaseWindow ? first : null;
+    return { ...((parent ? second : first) as Record<string, unknown>), parent };
+  }
+
+  /**
+   * Windows ends the session (shutdown, restart, sign-out): WM_QUERYENDSESSION then WM_ENDSESSION go to
+   * every top-level window, visible or not (native_window_views_win.cc); a process with no window hears
+   * nothing and is killed. 'query-session-end' may be prevented (the shutdown waits, showing the app as
+   * blocking it); after 'session-end' "the OS kills us right after this returns": `killed` is then true.
+   */
+  function endSession(reasons: string[] = ['shutdown']) {
+    if (platform !== 'win32') throw new Error('session-end events exist on Windows only');
+    const live = StandInBaseWindow.getAllWindows();
+    let prevented = false;
+    for (const window of live) {
+      const event = Object.assign(preventable(), { reasons });
+      window.emit('query-session-end', event);
+      prevented ||= event.defaultPrevented;
+    }
+    return {
+      heard: live.length > 0,
+      prevented,
+      /** WM_ENDSESSION: the last word before the process is killed. */
+      end() {
+        for (const window of StandInBaseWindow.getAllWindows())
+          window.emit('session-end', Object.assign(preventable(), { reasons }));
+      },
+    };
+  }
+
+  /** powerMonitor 'shutdown' (Linux, macOS): preventable; the app should then quit as soon as it can. */
+  function systemShutdown() {
+    const event = preventable();
+    electron.powerMonitor.emit('shutdown', event);
+    return event.defaultPrevented;
+  }
 
   /** The newest window not destroyed (the one whose preload calls, in these tests). */
   const liveWindow = () => StandInWindow.getAllWindows().at(-1);
@@ -490,14 +721,23 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
       throw new Error(
         `Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`,
       );
-    return handler(
-      {
-        sender: caller.webContents,
-        senderFrame: caller.frame ?? caller.webContents.mainFrame,
-        frameId: (caller.frame ?? caller.webContents.mainFrame).routingId,
-      },
-      ...args,
-    );
+    // Arguments and replies cross processes as structured clones (lib/browser/ipc-main-impl.ts,
+    // ipc-renderer): a function or class instance in a reply cannot be sent, and a thrown error reaches the
+    // page as "Error invoking remote method '<channel>': <the error>".
+    let reply: unknown;
+    try {
+      reply = await handler(
+        {
+          sender: caller.webContents,
+          senderFrame: caller.frame ?? caller.webContents.mainFrame,
+          frameId: (caller.frame ?? caller.webContents.mainFrame).routingId,
+        },
+        ...structuredClone(args),
+      );
+    } catch (error) {
+      throw new Error(`Error invoking remote method '${channel}': ${String(error)}`, { cause: error });
+    }
+    return structuredClone(reply);
   }
 
   /** Calls `channel` from the newest live window's main frame (what its preload's ipcRenderer.invoke does). */
@@ -599,6 +839,13 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     checkPermission,
     requestPermission,
     clickMenuItem,
+    finishLoads,
+    /** What tray-host.ts's D-Bus question would answer on this desktop (state.trayHost on Linux). */
+    trayHost: async () => platform !== 'linux' || state.trayHost,
+    endSession,
+    systemShutdown,
+    applicationMenu: () => applicationMenu,
+    baseWindows: () => StandInBaseWindow.getAllWindows(),
   };
 }
 
