@@ -29,7 +29,12 @@ export function packageCommand({ platform, env, args, keychainIdentities }) {
   if (platform !== 'darwin') return { args: builderArgs, env: extraEnv, signing: null, why: 'not macOS' };
 
   if (builderArgs.some((arg) => /^(-c|--config)\.mac\.identity=/.test(arg)))
-    return { args: builderArgs, env: extraEnv, signing: 'given', why: 'mac.identity given on the command line' };
+    return {
+      args: builderArgs,
+      env: extraEnv,
+      signing: 'given',
+      why: 'mac.identity given on the command line',
+    };
   if (env.CSC_LINK || env.CSC_NAME)
     return {
       args: builderArgs,
@@ -45,7 +50,12 @@ export function packageCommand({ platform, env, args, keychainIdentities }) {
       // No `security` tool or no keychain: nothing to discover.
     }
     if (/"Developer ID Application: /.test(identities))
-      return { args: builderArgs, env: extraEnv, signing: 'developer-id', why: 'a Developer ID certificate in the keychain' };
+      return {
+        args: builderArgs,
+        env: extraEnv,
+        signing: 'developer-id',
+        why: 'a Developer ID certificate in the keychain',
+      };
   }
   builderArgs.push('-c.mac.identity=-');
   // electron-builder skips signing in a pull request's CI run to keep certificates from forks; an ad-hoc
@@ -69,11 +79,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   if (command.signing) console.error(`package: macOS signing: ${command.signing} (${command.why})`);
   // Node runs electron-builder's CLI itself: Windows cannot spawn the .bin shims.
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'electron-builder', 'cli.js'), ...command.args], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...command.env },
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-builder', 'cli.js'), ...command.args],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...command.env },
+    },
+  );
   child.on('error', (error) => {
     console.error(`package: electron-builder could not start: ${error.message}; run \`npm ci\` first`);
     process.exit(1);

@@ -72,7 +72,9 @@ const sameDocument = (a: string, b: string) => a.split('#')[0] === b.split('#')[
 export function createHostStandIn(options: HostOptions) {
   // Electron takes the app's name from package.json's productName, and its version from there.
   const appPath = options.packaged ? join(options.packaged.resourcesPath, 'app.asar') : undefined;
-  const manifestFile = appPath ? join(appPath, 'package.json') : new URL('../../package.json', import.meta.url);
+  const manifestFile = appPath
+    ? join(appPath, 'package.json')
+    : new URL('../../package.json', import.meta.url);
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
     name: string;
     productName?: string;
