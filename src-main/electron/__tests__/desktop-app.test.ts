@@ -36,28 +36,34 @@ import {
   type StatusView,
 } from '../../operator/operator-interface';
 import { useOwnUserDataFolder } from '../app-folders';
-import { DESKTOP_CSP, FIRST_CLOSE_NOTICE, runDesktopApp, type DesktopService } from '../desktop-app';
+import {
+  APP_USER_MODEL_ID,
+  DESKTOP_CSP,
+  FIRST_CLOSE_NOTICE,
+  NO_TRAY_CLOSE_NOTICE,
+  runDesktopApp,
+  type DesktopService,
+} from '../desktop-app';
 import { memoryPreferences, type StoredDesktopPreferences } from '../desktop-preferences';
 import { AUTOSTART_FILE_NAME } from '../login-item';
-import { createElectronStandIn, type ElectronStandInOptions } from './electron-stand-in';
+import { trayHostAvailable } from '../tray-host';
+import { createElectronStandIn, type ElectronStandInOptions, type StandInMenuItem } from './electron-stand-in';
 
 const root = mkdtempSync(join(tmpdir(), 'wk-desktop-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A built app in a temp folder: out/renderer/index.html (unless `page: false`), out/preload, resources/icons. */
 let apps = 0;
-function builtApp(page = true) {
-  const app = join(root, `app-${apps++}`);
+function builtApp(page = true, folderName = `app-${apps++}`) {
+  const app = join(root, folderName);
   const out = join(app, 'out');
   mkdirSync(join(out, 'preload'), { recursive: true });
   mkdirSync(join(out, 'renderer'), { recursive: true });
   mkdirSync(join(app, 'resources', 'icons'), { recursive: true });
   writeFileSync(join(out, 'preload', 'index.cjs'), '');
   if (page) writeFileSync(join(out, 'renderer', 'index.html'), '<!doctype html><title>Wager Keeper</title>');
-  copyFileSync(
-    new URL('../../../resources/icons/icon.png', import.meta.url),
-    join(app, 'resources', 'icons', 'icon.png'),
-  );
+  for (const icon of ['icon.png', 'trayTemplate.png', 'trayTemplate@2x.png', 'tray.ico'])
+    copyFileSync(new URL(`../../../resources/icons/${icon}`, import.meta.url), join(app, 'resources', 'icons', icon));
   return { out, pageUrl: pathToFileURL(join(out, 'renderer', 'index.html')).href };
 }
 
@@ -117,6 +123,8 @@ function recordingService() {
 
 interface StartOptions extends ElectronStandInOptions {
   page?: boolean;
+  /** The app's folder name under the temp root (default app-N). */
+  folderName?: string;
   /** Linux: whether a StatusNotifierItem host answers (default true). */
   trayHost?: boolean;
   /** The stand-in's knobs set before the app starts. */
@@ -126,7 +134,7 @@ interface StartOptions extends ElectronStandInOptions {
 }
 
 async function startApp(options: StartOptions = {}) {
-  const { out, pageUrl } = builtApp(options.page ?? true);
+  const { out, pageUrl } = builtApp(options.page ?? true, options.folderName);
   const appData = mkdtempSync(join(root, 'appData-'));
   const standIn = createElectronStandIn({ appData, ...options });
   standIn.state.trayHost = options.trayHost ?? true;
@@ -588,5 +596,172 @@ describe('where electron may be imported', () => {
         offenders.push(entry);
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+/** Every item of a menu and its submenus. */
+const menuItems = (items: StandInMenuItem[] = []): StandInMenuItem[] =>
+  items.flatMap((item) => [item, ...menuItems(item.submenu)]);
+
+describe('issue 34: where the desktop differs per platform', () => {
+  it('Linux without a tray host: closing minimises instead of hiding (and says so once), and a start at login shows the window', async () => {
+    const { standIn, window, tray } = await startApp({ trayHost: false });
+    expect(tray().visible).toBe(false);
+    expect(window().close()).toBe(false);
+    expect(window().isMinimized()).toBe(true);
+    expect(window().isVisible()).toBe(true);
+    expect(standIn.notifications).toEqual([{ ...NO_TRAY_CLOSE_NOTICE, shown: true }]);
+    const atLogin = await startApp({ trayHost: false, argv: ['/opt/Wager Keeper/wager-keeper', '--hidden'] });
+    expect(atLogin.standIn.windows).toHaveLength(1);
+    expect(atLogin.window().isVisible()).toBe(true);
+    // With a host the tray is the handle: hidden on close, no window at a start at login.
+    const withHost = await startApp({ trayHost: true, argv: ['/opt/Wager Keeper/wager-keeper', '--hidden'] });
+    expect(withHost.standIn.windows).toHaveLength(0);
+    expect(withHost.tray().visible).toBe(true);
+  });
+
+  it('the tray-host question goes to the StatusNotifierWatcher through gdbus, else dbus-send; no answer is no host', async () => {
+    const asked: string[] = [];
+    const runner = (answers: Record<string, string | null>) => async (command: string, args: string[]) => {
+      asked.push(`${command} ${args.join(' ')}`);
+      return answers[command] ?? null;
+    };
+    expect(await trayHostAvailable('linux', runner({ gdbus: '(<true>,)\n' }))).toBe(true);
+    expect(asked[0]).toMatch(/^gdbus call --session --dest org\.kde\.StatusNotifierWatcher --object-path \/StatusNotifierWatcher .*IsStatusNotifierHostRegistered$/);
+    expect(await trayHostAvailable('linux', runner({ gdbus: '(<false>,)\n' }))).toBe(false);
+    expect(await trayHostAvailable('linux', runner({ 'dbus-send': '   variant       boolean true\n' }))).toBe(true);
+    expect(await trayHostAvailable('linux', runner({}))).toBe(false);
+    expect(await trayHostAvailable('darwin', runner({}))).toBe(true);
+    expect(await trayHostAvailable('win32', runner({}))).toBe(true);
+  });
+
+  it('Windows: the AppUserModelId is the installer’s appId, so notifications are shown under Wager Keeper', async () => {
+    const { standIn, window } = await startApp({ platform: 'win32' });
+    const builderYml = readFileSync(new URL('../../../electron-builder.yml', import.meta.url), 'utf8');
+    expect(builderYml).toMatch(new RegExp(`^appId: ${APP_USER_MODEL_ID.replace(/\./g, '\\.')}$`, 'm'));
+    expect(standIn.state.appUserModelId).toBe(APP_USER_MODEL_ID);
+    window().close();
+    expect(standIn.notifications).toEqual([{ ...FIRST_CLOSE_NOTICE, shown: true }]);
+  });
+
+  it('Windows: a session end started hidden (no console window) still stops the keeper gracefully, holding the shutdown until it has', async () => {
+    const { standIn, service } = await startApp({ platform: 'win32', argv: ['C:\\Wager Keeper\\Wager Keeper.exe', '--hidden'] });
+    expect(standIn.windows).toHaveLength(0);
+    let release!: () => void;
+    service.stop = () => new Promise<void>((resolve) => (release = () => ((service.stopped += 1), resolve())));
+    const session = standIn.endSession(['logoff']);
+    expect(session).toMatchObject({ heard: true, prevented: true });
+    release();
+    await vi.waitFor(() => expect(standIn.electron.app.quitCount).toBe(1));
+    expect(service.stopped).toBe(1);
+  });
+
+  it('Linux and macOS: a system shutdown stops the keeper gracefully too (powerMonitor shutdown)', async () => {
+    const { standIn, service } = await startApp({ platform: 'linux' });
+    expect(standIn.systemShutdown()).toBe(true);
+    await vi.waitFor(() => expect(standIn.electron.app.quitCount).toBe(1));
+    expect(service.stopped).toBe(1);
+  });
+
+  it('macOS holds off App Nap the whole time the keeper runs, not only while wagers are queued', async () => {
+    const { standIn, emit } = await startApp({ platform: 'darwin' });
+    emit({ type: 'status', status: status() });
+    emit({ type: 'health', health: health({ queue: 0 }) });
+    expect([...standIn.blockers.values()]).toEqual(['prevent-app-suspension']);
+    emit({ type: 'status', status: status({ paused: true }) });
+    expect(standIn.blockers.size).toBe(1);
+    emit({ type: 'status', status: status({ phase: 'failed' }) });
+    expect(standIn.blockers.size).toBe(0);
+  });
+
+  it('a reload or a quit during the first page load is not "the console UI is not built"; a crashed renderer is reloaded', async () => {
+    // runDesktopApp answers once the first load has settled, so these start without waiting for it.
+    let held!: ReturnType<typeof createElectronStandIn>;
+    const reloading = startApp({ before: (s) => void ((held = s), (s.state.holdLoads = true)) });
+    await vi.waitFor(() => expect(held.windows).toHaveLength(1));
+    held.windows[0]!.webContents.reload(); // View → Reload while the page still loads: loadFile rejects with ERR_ABORTED
+    held.finishLoads();
+    const reloaded = await reloading;
+    expect(reloaded.log.info).toHaveBeenCalledWith(expect.anything(), expect.stringMatching(/superseded/));
+    expect(reloaded.standIn.errorBoxes).toEqual([]);
+    expect(reloaded.standIn.electron.app.quitCount).toBe(0);
+    expect(await reloaded.standIn.invoke(ipcChannel('status'))).toMatchObject({ ok: true });
+
+    let quitting!: ReturnType<typeof createElectronStandIn>;
+    const quitStart = startApp({ before: (s) => void ((quitting = s), (s.state.holdLoads = true)) });
+    await vi.waitFor(() => expect(quitting.windows).toHaveLength(1));
+    quitting.electron.app.quit(); // the window is destroyed while loading: loadFile rejects with ERR_FAILED
+    await vi.waitFor(() => expect(quitting.electron.app.quitCount).toBe(1));
+    await quitStart;
+    expect(quitting.errorBoxes).toEqual([]);
+
+    const crashed = await startApp();
+    const page = crashed.window().webContents;
+    page.crash('oom');
+    expect(page.crashed).toBe(false);
+    await vi.waitFor(() => expect(crashed.log.warn).toHaveBeenCalledWith(expect.objectContaining({ reason: 'oom' }), expect.stringMatching(/crashed: reloading/)));
+    expect(await crashed.standIn.invoke(ipcChannel('status'))).toMatchObject({ ok: true });
+  });
+
+  it('macOS start at login: a registration waiting for approval says so in words; under npm start it refuses instead of registering Electron.app', async () => {
+    const packaged = await startApp({ platform: 'darwin', isPackaged: true, before: (s) => void (s.state.loginItemStatus = 'requires-approval') });
+    expect(await packaged.standIn.invoke(IPC_DESKTOP_SET_PREFERENCES, { openAtLogin: true })).toEqual({
+      ok: true,
+      value: expect.objectContaining({
+        openAtLogin: true,
+        openAtLoginNote: expect.stringMatching(/^Waiting for your approval: open System Settings → General → Login Items/),
+      }),
+    });
+    const source = await startApp({ platform: 'darwin', isPackaged: false });
+    expect(await source.standIn.invoke(IPC_DESKTOP_SET_PREFERENCES, { openAtLogin: true })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^start at login needs the installed app: under `npm start` macOS would register Electron\.app/),
+    });
+    expect(source.standIn.loginItem.status).toBe('not-registered');
+  });
+
+  it('a path containing % still reaches the console page (its identity is what Electron committed)', async () => {
+    const { standIn, window } = await startApp({ folderName: `100%-app-${apps++}` });
+    expect(window().webContents.mainFrame.url).toContain('/100%-app-');
+    expect(await standIn.invoke(ipcChannel('status'))).toEqual({ ok: true, value: { answeredBy: 'status' } });
+    window().webContents.navigateInPage(`${window().webContents.mainFrame.url}#/queue`);
+    expect(await standIn.invoke(ipcChannel('status'))).toMatchObject({ ok: true });
+    expect(await standIn.checkPermission('clipboard-sanitized-write')).toBe(true);
+  });
+
+  it('its own menu: no Developer Tools in the installed app (a developer’s npm start keeps them); View → Reload stays', async () => {
+    const installed = await startApp({ isPackaged: true });
+    const roles = (s: typeof installed.standIn) => menuItems(s.applicationMenu()!.items).map((i) => i.role).filter(Boolean);
+    expect(roles(installed.standIn)).toEqual(expect.arrayContaining(['reload', 'editMenu', 'windowMenu']));
+    expect(roles(installed.standIn)).not.toContain('toggleDevTools');
+    expect(roles(installed.standIn)).not.toContain('viewMenu');
+    const source = await startApp({ isPackaged: false });
+    expect(roles(source.standIn)).toContain('toggleDevTools');
+  });
+
+  it('dialogs open with the console window as parent; the generic exportKey is refused (Export key… uses the save dialog)', async () => {
+    const { standIn, window, calls } = await startApp();
+    standIn.picked.files = ['/home/op/deployment.json'];
+    await standIn.invoke(IPC_PICK_DEPLOYMENT_FILE);
+    standIn.picked.savePath = '/home/op/support.tar.gz';
+    await standIn.invoke(IPC_SAVE_DIAGNOSTICS);
+    expect(standIn.dialogs.map((d) => d.parent)).toEqual([window(), window()]);
+    expect(await standIn.invoke(ipcChannel('exportKey'), { path: '/tmp/anywhere.json', confirm: true })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/refused: in the desktop app the keeper key is exported through Settings → Keeper key → Export key…/),
+    });
+    expect(calls.filter((c) => c.method === 'exportKey')).toEqual([]);
+  });
+
+  it('tray icons: a template image on macOS, the ICO on Windows, the PNG on Linux', async () => {
+    const mac = await startApp({ platform: 'darwin' });
+    const macImage = mac.tray().image as { path: string; isTemplateImage(): boolean; isEmpty(): boolean };
+    expect(macImage.path).toMatch(/resources\/icons\/trayTemplate\.png$/);
+    expect(macImage.isTemplateImage()).toBe(true);
+    expect(macImage.isEmpty()).toBe(false);
+    const win = await startApp({ platform: 'win32' });
+    expect((win.tray().image as { path: string }).path).toMatch(/resources\/icons\/tray\.ico$/);
+    const linux = await startApp({ platform: 'linux' });
+    expect((linux.tray().image as { path: string }).path).toMatch(/resources\/icons\/icon\.png$/);
   });
 });
