@@ -231,7 +231,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono {
         status !== 402
           ? (reason ?? `payment refused (${status})`)
           : sent?.state === 'dropped'
-            ? `the payment failed on chain: ${sent.error ?? reason}; no wager was opened: pay again with a new payment`
+            ? `${sent.error ?? `the payment failed on chain (${reason})`}: no wager was opened; pay again with a new payment`
             : paymentHeader && reason
               ? `payment refused: ${refusalWords(reason)}; nothing was sent and no USDC moved: pay ${price}`
               : `payment required: ${price}${reason ? ` (${reason})` : ''}`;
