@@ -41,7 +41,7 @@ type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Resp
 
 export const OPERATOR_ERRORS = {
   notLoopback: 'the operator API answers this machine only (loopback); open the console on the machine that runs the keeper',
-  proxied: 'the operator API answers this machine only, never through a proxy (this request carries a proxy's Forwarded, X-Forwarded-For, Via or X-Real-IP header): open the console on the machine that runs the keeper, or through an SSH tunnel (ssh -L 7300:127.0.0.1:7300 HOST, then the console URL from the ready line)',
+  proxied: 'the operator API answers this machine only, never through a proxy (this request carries a Forwarded, X-Forwarded-For, Via or X-Real-IP header): open the console on the machine that runs the keeper, or through an SSH tunnel (ssh -L 7300:127.0.0.1:7300 HOST, then the console URL from the ready line)',
   unauthorized: 'missing or wrong operator token: open the console URL printed in the ready line ("console"), which carries the token',
   unknownMethod: 'unknown operator method',
   notJson: 'body must be a JSON object',
