@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultWebSocketUrl } from '../chain/rpc-connection';
 import type { ChainEndpoints } from '../chain/rpc-endpoints';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import { localnetListenError } from '../runtime/listen-errors';
 import type { Deployment } from '../protocol/deployment';
 import { NoDeploymentError, type DeploymentSource } from '../deployment/deployment-finder';
@@ -130,8 +131,9 @@ export async function startChainSide(options: ChainOptions, setting: ClusterSett
     dbPath,
     view: {
       name,
-      rpcUrl,
-      wsUrl,
+      // Shown in the status line and Overview (also the desktop window): by its masked label; the URL stays in `rpcUrl` above.
+      rpcUrl: scrubSecrets(rpcUrl),
+      wsUrl: scrubSecrets(wsUrl),
       genesisHash,
       embedded: false,
       wagerKeeperLocalnet: anyManifest !== null,

@@ -167,6 +167,9 @@ describe('the RPC key, once the RPC is taken away and rpc-failing fires', () => 
     };
     for (const { path, text } of webhookBodies) surfaces[`webhook ${path}`] = text;
     for (const method of ['status', 'health', 'alerts', 'fleet']) surfaces[`operator ${method}`] = await operator(method);
+    // What the desktop window gets over IPC (no HTTP on the way): the status line and health.
+    surfaces['desktop status'] = JSON.stringify(await service.api.status());
+    surfaces['desktop health'] = JSON.stringify(await service.api.health());
     surfaces['operator testConnection'] = await operator('testConnection', { rpcUrl: `http://127.0.0.1:${proxyPort}/${SECRETS.pathToken}?api-key=${SECRETS.apiKey}` });
     // The live event stream's first events.
     const abort = new AbortController();
