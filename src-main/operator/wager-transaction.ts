@@ -7,6 +7,7 @@
  * exported for tests.
  */
 import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
+import { scrubSecrets } from '../diagnostics/secret-scrub';
 import { describeTransactionError } from '../localnet/rpc-errors';
 import { explainCustomError, explainRefusal } from '../protocol/program-error-sentences';
 import type { ErrorNamingPrograms } from '../protocol/program-errors';
@@ -66,7 +67,8 @@ export function transactionExplorerUrl(
   const base = `https://explorer.solana.com/tx/${signature}`;
   if (cluster === 'mainnet-beta') return base;
   if (cluster === 'devnet' || cluster === 'testnet') return `${base}?cluster=${cluster}`;
-  return `${base}?cluster=custom&customUrl=${encodeURIComponent(rpcUrl)}`;
+  // The link leaves the app (browser history, the Explorer's page): a key in the RPC URL is masked in it.
+  return `${base}?cluster=custom&customUrl=${encodeURIComponent(scrubSecrets(rpcUrl))}`;
 }
 
 /** The transaction's accounts in index order: the message's, then those loaded from lookup tables. */
