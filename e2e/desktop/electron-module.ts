@@ -37,6 +37,7 @@ if (process.env.WAGER_KEEPER_DESKTOP_CONTROL === '1') {
 const electron = host.electron as Record<string, unknown>;
 export default electron;
 export const app = electron.app;
+export const BaseWindow = electron.BaseWindow;
 export const BrowserWindow = electron.BrowserWindow;
 export const ipcMain = electron.ipcMain;
 export const ipcRenderer = electron.ipcRenderer;

@@ -4,6 +4,7 @@
  * Solana CLI keypair format, mode 0600, never over an existing file). The page gets the path and the
  * address back, never the secret. Like every channel it answers the console window only.
  */
+import type * as ElectronModule from 'electron';
 import { join } from 'node:path';
 import {
   IPC_EXPORT_KEY,
@@ -23,10 +24,12 @@ export async function exportKeyWithDialog(
   electron: Pick<Electron, 'app' | 'dialog'>,
   api: Pick<OperatorApi, 'exportKey'>,
   args: ExportArgs,
+  /** The console window: the dialog is modal to it, never behind the app (dialog.md, `window`). */
+  parent: ElectronModule.BaseWindow | null = null,
 ): Promise<KeyExportView | null> {
   if (args?.confirm !== true)
     throw new Error('exporting the keeper key writes its secret to a file: confirm the export first');
-  const chosen = await electron.dialog.showSaveDialog({
+  const options: ElectronModule.SaveDialogOptions = {
     title: 'Export the keeper key',
     buttonLabel: 'Export key',
     defaultPath: join(
@@ -36,7 +39,8 @@ export async function exportKeyWithDialog(
         : `wager-keeper-${args.cluster === 'mainnet-beta' ? 'mainnet-beta-' : ''}key.json`,
     ),
     filters: [{ name: 'Solana CLI keypair (.json)', extensions: ['json'] }],
-  });
+  };
+  const chosen = await (parent ? electron.dialog.showSaveDialog(parent, options) : electron.dialog.showSaveDialog(options));
   if (chosen.canceled || !chosen.filePath) return null;
   return api.exportKey({
     path: chosen.filePath,
@@ -49,14 +53,14 @@ export async function exportKeyWithDialog(
 export function registerExportKeyChannel(
   electron: Pick<Electron, 'app' | 'dialog' | 'ipcMain'>,
   api: Pick<OperatorApi, 'exportKey'>,
-  windows: Pick<ConsoleWindows, 'isConsoleSender'>,
+  windows: Pick<ConsoleWindows, 'isConsoleSender' | 'current'>,
 ): void {
   electron.ipcMain.handle(
     IPC_EXPORT_KEY,
     async (event, args: unknown): Promise<OperatorReply<KeyExportView | null>> => {
       if (!windows.isConsoleSender(event as IpcSender)) return { ok: false, error: REFUSED };
       try {
-        return { ok: true, value: await exportKeyWithDialog(electron, api, args as ExportArgs) };
+        return { ok: true, value: await exportKeyWithDialog(electron, api, args as ExportArgs, windows.current()) };
       } catch (error) {
         return { ok: false, error: (error as Error).message };
       }

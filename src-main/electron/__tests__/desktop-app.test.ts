@@ -745,12 +745,14 @@ describe('issue 34: where the desktop differs per platform', () => {
     await standIn.invoke(IPC_PICK_DEPLOYMENT_FILE);
     standIn.picked.savePath = '/home/op/support.tar.gz';
     await standIn.invoke(IPC_SAVE_DIAGNOSTICS);
-    expect(standIn.dialogs.map((d) => d.parent)).toEqual([window(), window()]);
+    await standIn.invoke(IPC_EXPORT_KEY, { confirm: true });
+    expect(standIn.dialogs.map((d) => d.parent)).toEqual([window(), window(), window()]);
     expect(await standIn.invoke(ipcChannel('exportKey'), { path: '/tmp/anywhere.json', confirm: true })).toEqual({
       ok: false,
       error: expect.stringMatching(/refused: in the desktop app the keeper key is exported through Settings → Keeper key → Export key…/),
     });
-    expect(calls.filter((c) => c.method === 'exportKey')).toEqual([]);
+    // Only the save dialog's path reached the core, never the page's own.
+    expect(calls.filter((c) => c.method === 'exportKey').map((c) => (c.args as { path: string }).path)).toEqual(['/home/op/support.tar.gz']);
   });
 
   it('tray icons: a template image on macOS, the ICO on Windows, the PNG on Linux', async () => {
