@@ -90,7 +90,7 @@ function explorerLink(url: string): string | null {
   }
   if (parsed.protocol !== 'https:' || parsed.host !== 'explorer.solana.com' || parsed.username || parsed.password) return null;
   const given = [...parsed.searchParams];
-  const query = given.map(([key, value]) => [key, key === 'cluster' ? value : key === 'customUrl' ? shownUrl(value) : MASK] as const);
+  const query = given.map(([key, value]): [string, string] => [key, key === 'cluster' ? value : key === 'customUrl' ? shownUrl(value) : MASK]);
   if (query.every(([, value], i) => value === given[i]![1])) return url;
   parsed.search = new URLSearchParams(query).toString();
   parsed.hash = '';
