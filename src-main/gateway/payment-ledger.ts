@@ -44,6 +44,8 @@ export function createPaymentLedger(records: PaymentRecords): PaymentLedger {
       const intent = current.getStore();
       // Nothing is sent that is not recorded against the order it pays for.
       if (!intent) throw new Error('a payment was about to be sent outside of a paid request: refused');
+      // A refund goes to the payer: a payment whose payer (and its signature) could not be read is not sent.
+      if (!intent.payer) throw new Error("the payment's payer could not be read from it: refused");
       const message = messageOf(transaction);
       if (!sameBytes(message, messageOf(intent.transaction))) throw new Error('the payment about to be sent is not the one this request carries: refused');
       const { lifetimeToken } = getCompiledTransactionMessageDecoder().decode(message);
