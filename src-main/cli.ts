@@ -36,7 +36,7 @@ Commands:
   keeper --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee auto|MICROLAMPORTS]
          [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee MICROLAMPORTS] [--max-priority-fee MICROLAMPORTS]
          [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
-         [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
+         [--faucet-sol-per-day 0.5] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
          [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
          [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
          [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
@@ -73,6 +73,9 @@ Commands:
       --sweep-to ADDRESS [--sweep-keep SOL] [--sweep-threshold 0.1] [--sweep-every 1d] (serve too): sends the earnings
       to your wallet automatically, whatever exceeds the reserve (--sweep-keep, else 7 days of fees at the measured
       spend, at least 0.05 SOL) + the threshold, at most once per interval (30m, 6h, 1d); over Settings → Earnings.
+      --faucet-sol-per-day SOL (serve too): what the faucet's claims may cost the keeper's key a UTC day (top-ups, token
+      account rent, fees; default 0.5); past it, and while the keeper's SOL is under its reserve or balance warning,
+      claims are refused with 503 (docs/keeper.md, The faucet).
       --keep-history 90d (or 36h; serve too): prune finished wagers, earnings rows and crank steps older than that, at
       start and hourly; the hourly totals stay, so all-time earnings and per-day reports stay right. Default: keep all.
   serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
@@ -81,13 +84,14 @@ Commands:
         [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
         [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
         [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE] [--keep-history 90d]
-        [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
+        [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...] [--faucet-sol-per-day 0.5]
       The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
       (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
       on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
       --heartbeat-url, --heartbeat-every: the dead man's switch, as for keeper.
       --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
       --keep-history DURATION: prune old finished history, as for keeper.
+      --faucet-sol-per-day SOL: the faucet's daily SOL budget on the keeper's key, as for keeper.
   gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00] [--sol-price USD] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus

@@ -22,6 +22,7 @@ import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from './alert-threshold-
 import { alertWebhookFlags, heartbeatFlags, integerFlag, parseFlags, portFlag, shardFlags, UsageError, keepHistoryFlag } from './cli-flags';
 import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
+import { FAUCET_FLAG_OPTIONS, faucetFlags } from './faucet-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
@@ -64,6 +65,7 @@ export const KEEPER_OPTIONS = {
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   ...SWEEP_FLAG_OPTIONS,
+  ...FAUCET_FLAG_OPTIONS,
   'keep-history': { type: 'string' },
   'no-console': { type: 'boolean' },
   'log-file': { type: 'string' },
@@ -87,6 +89,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
+  const faucetLimits = faucetFlags(values);
   const keepHistoryMs = keepHistoryFlag(values['keep-history']);
   const listeners = listenerFlags(values);
   const localnet = await fetchLocalnetManifest(rpcUrl).catch(() => null);
@@ -116,6 +119,7 @@ export async function keeperCommand(args: string[]): Promise<number> {
       ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
       ...(sweep ? { sweep } : {}),
+      ...faucetLimits,
       ...(keepHistoryMs ? { keepHistoryMs } : {}),
     },
     readyLine: (described) => ({

@@ -19,6 +19,7 @@ import { fundLocalGateway } from '../gateway/local-gateway-funding';
 import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
 import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
+import { FAUCET_FLAG_OPTIONS, faucetFlags } from './faucet-flags';
 import { DEFAULT_GATEWAY_PORT, gatewayLimitsFlags } from './gateway-command';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
@@ -44,6 +45,7 @@ export const SERVE_OPTIONS = {
   'alert-webhook': { type: 'string', multiple: true },
   ...ALERT_THRESHOLD_OPTIONS,
   ...SWEEP_FLAG_OPTIONS,
+  ...FAUCET_FLAG_OPTIONS,
   'keep-history': { type: 'string' },
   'no-console': { type: 'boolean' },
   'log-file': { type: 'string' },
@@ -70,6 +72,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const heartbeat = heartbeatFlags(values);
   const alertThresholds = alertThresholdFlags(values);
   const sweep = sweepFlags(values);
+  const faucetLimits = faucetFlags(values);
   const keepHistoryMs = keepHistoryFlag(values['keep-history']);
   const listeners = listenerFlags(values);
   return runConsoleHost({
@@ -93,6 +96,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...heartbeat,
       ...(alertThresholds ? { alertThresholds } : {}),
       ...(sweep ? { sweep } : {}),
+      ...faucetLimits,
       ...(keepHistoryMs ? { keepHistoryMs } : {}),
     },
     // On a wager-keeper localnet: the x402 gateway with a fresh, funded key, handing wagers to this keeper.

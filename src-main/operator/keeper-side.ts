@@ -4,6 +4,7 @@
  */
 import { address, createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
 import { startKeeperCore, type KeeperCore } from '../runtime/keeper-core';
+import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
 import { DEFAULT_AUTO_PRIORITY_FEE } from '../chain/priority-fee-estimate';
 import type { Deployment } from '../protocol/deployment';
 import { GuardianKeyError, readConfiguredGuardian } from '../keeper/guardian';
@@ -80,6 +81,15 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
     // This run's `--shard` flag wins over Settings → Fleet (flags override settings for a run, also after a cluster switch).
     ...(flags.shard ? { shard: flags.shard } : settings.shard ? { shard: { ...parseShard(settings.shard), takeoverSlots: settings.shardTakeoverSlots } } : {}),
     faucet,
+    // The faucet spends this keeper's SOL: a daily budget, and never below the reserve or the balance warning (issue 33).
+    faucetLimits: {
+      ...(flags.faucetSolPerDayLamports !== undefined ? { solPerDayLamports: flags.faucetSolPerDayLamports } : {}),
+      keepLamports: () => {
+        const keep = hooks.settings().sweep.keepLamports;
+        return keep === null || keep === undefined ? null : BigInt(keep);
+      },
+      balanceWarningSol: () => ({ ...DEFAULT_ALERT_THRESHOLDS, ...hooks.settings().alertThresholds, ...flags.alertThresholds }).balanceWarningSol,
+    },
     paused: settings.paused,
     ...('signer' in guardianKey
       ? { guardian: { signer: guardianKey.signer, automatic: settings.guardianAutomatic, pauseAfterSlots: settings.guardianPauseAfterSlots, resumeAfterSlots: settings.guardianResumeAfterSlots } }

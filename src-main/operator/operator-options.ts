@@ -42,6 +42,8 @@ export interface OperatorFlags {
   maxInFlight?: number;
   /** --faucet-mint/--faucet-authority, for the cluster given by --rpc. */
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+  /** --faucet-sol-per-day SOL: what the faucet's claims may cost the keeper's key a UTC day (default 0.5 SOL). */
+  faucetSolPerDayLamports?: bigint;
   /** --deployment FILE, for the cluster given by --rpc (else one is found by its genesis hash). */
   deploymentFile?: string;
   /** `keeper --guardian-keypair FILE`: the guardian runs automatically with this key (refused at start when it is not the deployment's guardian). */

@@ -12,6 +12,8 @@ import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
 import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
+import { createKeeperFloor } from '../faucet/keeper-floor';
+import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
 import { assertIsDeploymentGuardian, createGuardian, GuardianKeyError, type Guardian, type GuardianSettings } from '../keeper/guardian';
 import { createKeeper, type Keeper } from '../keeper/keeper';
 import type { Shard } from '../keeper/shard';
@@ -40,6 +42,12 @@ export interface KeeperCoreOptions {
   /** This keeper's shard of a fleet (`--shard I/N`, else Settings → Fleet). */
   shard?: Shard;
   faucet?: { mint: Address; mintAuthority: KeyPairSigner };
+  /**
+   * What the faucet may spend of the keeper's SOL (issue 33): `solPerDayLamports` a UTC day (default 0.5
+   * SOL), and never below the keeper's floor, the larger of its sweep reserve (`keepLamports`, null: the
+   * measured one) and its balance warning (`balanceWarningSol`), both read at each claim.
+   */
+  faucetLimits?: { solPerDayLamports?: bigint; keepLamports?: () => bigint | null; balanceWarningSol?: () => number };
   /** Start with the crank loop paused (the console's saved choice). */
   paused?: boolean;
   /**
@@ -104,7 +112,16 @@ export async function startKeeperCore(options: KeeperCoreOptions): Promise<Keepe
           mintAuthority: options.faucet.mintAuthority,
           payer: options.signer,
           db,
-          sendTransaction: async (instructions) => (await keeper.send(instructions)).signature,
+          sendTransaction: async (instructions) => {
+            const { signature, feeLamports } = await keeper.send(instructions);
+            return { signature, feeLamports };
+          },
+          ...(options.faucetLimits?.solPerDayLamports !== undefined ? { solPerDayLamports: options.faucetLimits.solPerDayLamports } : {}),
+          keeperFloorLamports: createKeeperFloor({
+            earnings: keeper.earnings,
+            keepLamports: options.faucetLimits?.keepLamports ?? (() => null),
+            balanceWarningSol: options.faucetLimits?.balanceWarningSol ?? (() => DEFAULT_ALERT_THRESHOLDS.balanceWarningSol),
+          }),
           onError: (message, error) => logger.error({ error: (error as Error)?.message }, `faucet: ${message}`),
         })
       : undefined;

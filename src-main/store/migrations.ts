@@ -150,4 +150,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX crank_steps_failed_or_skipped_by_time ON crank_steps (at_ms) WHERE outcome IN ('failed', 'skipped');
   CREATE INDEX crank_steps_failed_or_lost_by_wager ON crank_steps (wager, at_ms) WHERE outcome IN ('failed', 'lost');
   `,
+  // 7: what each faucet claim cost the keeper's key in lamports (top-up, token account rent, fee): the estimate
+  // while reserved, what it really cost once sent. The daily SOL budget sums it (issue 33).
+  `ALTER TABLE faucet_claims ADD COLUMN cost_lamports INTEGER;`,
 ];

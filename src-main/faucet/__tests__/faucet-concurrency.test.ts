@@ -75,6 +75,8 @@ async function startApi(perDay: number): Promise<{ port: number; dbPath: string 
     payer,
     db,
     perDay,
+    // The daily SOL budget is attacks/faucet-drain.test.ts's; here it must not be what refuses.
+    solPerDayLamports: 100_000_000_000n,
     sendTransaction: async (instructions) => (await sender.send(instructions)).signature,
   });
   const app = createPublicApi({

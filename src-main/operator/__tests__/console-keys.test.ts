@@ -100,7 +100,7 @@ describe('the keeper key in Settings', () => {
     const [first, second, mainnet, mainnetNext] = await Promise.all([generateKeypairWithBytes(), generateKeypairWithBytes(), generateKeypairWithBytes(), generateKeypairWithBytes()]);
     const base58 = (bytes: Uint8Array) => getBase58Decoder().decode(bytes);
     const started = Date.now();
-    const [firstOut, secondOut, mainnetOut] = ['first.json', 'second.json', 'mainnet.json'].map((name) => join(home, name));
+    const [firstOut, secondOut, mainnetOut] = ['first.json', 'second.json', 'mainnet.json'].map((name) => join(home, name)) as [string, string, string];
     const answers = inSecretServiceSession<Answer & { exported?: KeyExportView }>(env, [
       fixtureCommand(fixture, [
         `secret!:${base58(first.secretKey)}`,
