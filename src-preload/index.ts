@@ -1,7 +1,7 @@
 /**
  * The sandboxed preload: exposes `window.wagerKeeper`, the typed operator bridge (plus, desktop only, the
  * file picker for a deployment file, which answers a path the keeper then reads itself, and the desktop
- * app's own preferences), and nothing else. Each call goes over the IPC channel of its method (from the
+ * app's own preferences and updates), and nothing else. Each call goes over the IPC channel of its method (from the
  * one method list); the main process answers with an envelope `{ ok, value } | { ok: false, error }` that
  * this unwraps into a value or an Error. Built as CommonJS: a window with `sandbox: true` cannot load an
  * ES module preload.
@@ -14,6 +14,13 @@ import {
   IPC_EXPORT_KEY,
   IPC_PICK_DEPLOYMENT_FILE,
   IPC_SAVE_DIAGNOSTICS,
+  IPC_UPDATE_CANCEL_RESTART,
+  IPC_UPDATE_CHECK_NOW,
+  IPC_UPDATE_GET_STATUS,
+  IPC_UPDATE_OPEN_RELEASE,
+  IPC_UPDATE_RESTART,
+  IPC_UPDATE_SET_PREFERENCES,
+  IPC_UPDATE_STATUS_EVENT,
   OPERATOR_METHODS,
   ipcChannel,
   type DesktopPreferencesView,
@@ -25,6 +32,7 @@ import {
   type OperatorMethod,
   type OperatorReply,
   type OperatorResult,
+  type UpdateStatusView,
 } from '../src-main/operator/operator-interface';
 
 const methods = new Set<string>(OPERATOR_METHODS);
@@ -52,6 +60,19 @@ export const bridge: OperatorBridge = {
   desktop: {
     getPreferences: () => request<DesktopPreferencesView>(IPC_DESKTOP_GET_PREFERENCES),
     setPreferences: (changes) => request<DesktopPreferencesView>(IPC_DESKTOP_SET_PREFERENCES, changes),
+  },
+  updates: {
+    status: () => request<UpdateStatusView>(IPC_UPDATE_GET_STATUS),
+    onStatus(listener) {
+      const forward = (_event: IpcRendererEvent, status: UpdateStatusView) => listener(status);
+      ipcRenderer.on(IPC_UPDATE_STATUS_EVENT, forward);
+      return () => void ipcRenderer.removeListener(IPC_UPDATE_STATUS_EVENT, forward);
+    },
+    checkNow: () => request<UpdateStatusView>(IPC_UPDATE_CHECK_NOW),
+    restartToUpdate: () => request<UpdateStatusView>(IPC_UPDATE_RESTART),
+    cancelRestart: () => request<UpdateStatusView>(IPC_UPDATE_CANCEL_RESTART),
+    setPreferences: (changes) => request<UpdateStatusView>(IPC_UPDATE_SET_PREFERENCES, changes),
+    openReleasePage: () => request<void>(IPC_UPDATE_OPEN_RELEASE),
   },
 };
 

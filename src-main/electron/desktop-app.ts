@@ -10,7 +10,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { IPC_EVENT_CHANNEL } from '../operator/operator-interface';
+import { IPC_EVENT_CHANNEL, IPC_UPDATE_STATUS_EVENT } from '../operator/operator-interface';
+import { createAppUpdates, type AppUpdatesOptions } from './app-updates';
+import { registerUpdateChannels } from './update-channels';
+import { updateTrayItem } from './update-tray-item';
 import { installAppMenu } from './app-menu';
 import { createDesktopPreferences, type DesktopPreferencesBackend } from './desktop-preferences';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
@@ -67,6 +70,8 @@ export interface DesktopAppOptions {
   argv?: readonly string[];
   launch?: LaunchCommand;
   log: DesktopLog;
+  /** The updater's parts a test replaces (app-updates.ts): what this install is, the updater, the interval. */
+  updates?: Pick<AppUpdatesOptions, 'installFacts' | 'createUpdater' | 'intervalMs'>;
 }
 
 /** What runDesktopApp answers once the window is open (or, started hidden, the tray is up). */
@@ -145,6 +150,21 @@ export async function runDesktopApp(
   const diagnostics = service.writeDiagnostics ? { writeDiagnostics: service.writeDiagnostics.bind(service) } : null;
   if (diagnostics) registerDiagnosticsChannel(electron, diagnostics, windows);
   registerExportKeyChannel(electron, service.api, windows);
+  // Updates: checked at start and every 12 hours; the banner and the tray follow the status it pushes.
+  let refreshTray = () => {};
+  const updates = createAppUpdates({
+    electron,
+    platform,
+    preferences,
+    service,
+    log,
+    onStatus(status) {
+      windows.current()?.webContents.send(IPC_UPDATE_STATUS_EVENT, status);
+      refreshTray();
+    },
+    ...options.updates,
+  });
+  registerUpdateChannels(electron, updates, windows);
   // Events from the very start of the core (its "starting" status) reach whichever window is open.
   service.onEvent((event) => {
     const window = windows.current();
@@ -171,6 +191,15 @@ export async function runDesktopApp(
               ),
           }
         : {}),
+      updateItem: () =>
+        updateTrayItem(updates.status(), {
+          restartToUpdate: () =>
+            void updates.restartToUpdate().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'restart to update refused')),
+          openReleasePage: () => {
+            const url = updates.releaseUrl();
+            if (url) void electron.shell.openExternal(url);
+          },
+        }),
       isOpenAtLogin: () => openAtLogin,
       setOpenAtLogin(enabled) {
         try {
@@ -186,6 +215,7 @@ export async function runDesktopApp(
     openAtLogin = loginItem.isEnabled();
     tray.refresh();
   });
+  refreshTray = () => tray.refresh();
 
   /**
    * Why a load failed, told apart (loadFile's rejections, lib/browser/api/web-contents.ts _awaitNextLoad):
@@ -263,6 +293,8 @@ export async function runDesktopApp(
     );
     app.quit();
   });
+  // After the window and beside the core: the first check never delays either.
+  void updates.start().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'updates could not start'));
   await opening;
   return { coreStarted };
 }

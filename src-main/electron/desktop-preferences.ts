@@ -12,12 +12,18 @@ import { LoginItemRefused, type LoginItem } from './login-item';
 export interface StoredDesktopPreferences extends DesktopPreferences {
   /** The first close of the window explained (once) that the keeper keeps running in the tray. */
   firstCloseNoticeShown: boolean;
+  /** Check the release feed at start and every 12 hours (app-updates.ts); Settings → Desktop app turns it off. */
+  checkForUpdates: boolean;
+  /** A self-hosted mirror of the release feed (a generic provider's URL); '' for the feed the app was built with. */
+  updateFeedUrl: string;
 }
 
 export const DESKTOP_PREFERENCES_DEFAULTS: StoredDesktopPreferences = {
   quitOnWindowClose: false,
   openAtLogin: false,
   firstCloseNoticeShown: false,
+  checkForUpdates: true,
+  updateFeedUrl: '',
 };
 
 /** JSON schema for electron-store (conf validates every write with ajv). */
@@ -25,6 +31,8 @@ export const DESKTOP_PREFERENCES_SCHEMA = {
   quitOnWindowClose: { type: 'boolean', default: false },
   openAtLogin: { type: 'boolean', default: false },
   firstCloseNoticeShown: { type: 'boolean', default: false },
+  checkForUpdates: { type: 'boolean', default: true },
+  updateFeedUrl: { type: 'string', default: '' },
 } as const;
 
 /** What electron-store (and a test's in-memory object) offers. */
@@ -36,6 +44,8 @@ export interface DesktopPreferencesBackend {
 export interface DesktopPreferencesHost extends PreferencesAccess {
   current(): StoredDesktopPreferences;
   markFirstCloseNoticeShown(): void;
+  /** Saves the update preferences (checked by app-updates.ts before). */
+  setUpdatePreferences(changes: Partial<Pick<StoredDesktopPreferences, 'checkForUpdates' | 'updateFeedUrl'>>): void;
   /** Called after every change (the tray's Start at login checkbox follows Settings and back). */
   onChange(listener: () => void): () => void;
 }
@@ -100,6 +110,10 @@ export function createDesktopPreferences(
     },
     markFirstCloseNoticeShown() {
       backend.set({ firstCloseNoticeShown: true });
+    },
+    setUpdatePreferences(changes) {
+      backend.set(changes);
+      changed();
     },
     onChange(listener) {
       listeners.add(listener);

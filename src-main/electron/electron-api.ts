@@ -33,6 +33,8 @@ export interface DesktopService {
   wake(): Promise<void>;
   /** Writes the diagnostics archive to `path` ("Save diagnostics…": OperatorService.writeDiagnostics). */
   writeDiagnostics?(path: string): Promise<{ path: string; bytes: number }>;
+  /** "Restart to update": stop sending new cranks and count those in flight (OperatorService.holdCranks). */
+  holdCranks?(): { inFlight(): number; release(): void };
 }
 
 /** pino's Logger satisfies it; tests record. */

@@ -67,6 +67,8 @@ export interface TrayActions {
   saveDiagnostics?(): void;
   isOpenAtLogin(): boolean;
   setOpenAtLogin(enabled: boolean): void;
+  /** The update item ("Restart to update", update-tray-item.ts), or null for none now. */
+  updateItem?(): { label: string; enabled: boolean; click?: () => void } | null;
 }
 
 export interface KeeperTray {
@@ -140,6 +142,7 @@ export function createKeeperTray(
         click: (item) => actions.setOpenAtLogin(item.checked),
       },
       ...(actions.saveDiagnostics ? [{ label: 'Save diagnostics…', click: () => actions.saveDiagnostics?.() }] : []),
+      ...[actions.updateItem?.()].filter((item) => item != null),
       { type: 'separator' },
       { label: 'Quit Wager Keeper', click: () => actions.quit() },
     ];

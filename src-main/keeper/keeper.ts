@@ -92,6 +92,8 @@ export interface Keeper extends KeeperService {
    */
   setPaused(paused: boolean): void;
   isPaused(): boolean;
+  /** Wagers with a crank in flight now (sent, not yet landed or failed): what "Restart to update" waits for. */
+  inFlight(): number;
   /**
    * Sends one crank the operator asked for (the console's Strike epoch and Claim), booked like the loop's
    * own (earnings, step log); also while paused, since a person chose it.
@@ -189,6 +191,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
       if (!value && ctx.running) void scheduler.tick();
     },
     isPaused: () => ctx.paused,
+    inFlight: () => sendPath.inFlight.size,
     overdueRequests: () => overdue.list(),
     fleet: () => turns.status(),
     setFleetPeers: (addresses) => turns.setFleetPeers(addresses.filter((peer) => peer !== signer.address)),

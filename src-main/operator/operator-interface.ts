@@ -20,6 +20,8 @@ import type { StepTally } from '../store/step-tally';
 import type { ClaimBalanceView, LiquidityView } from './liquidity-interface';
 import type { ClusterName } from '../chain/cluster-identity';
 import type { KeyClass } from '../secrets/key-class';
+import type { UpdatesBridge } from './update-interface';
+export * from './update-interface';
 
 export const WAGER_STATES = ['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'] as const;
 export type WagerState = (typeof WAGER_STATES)[number];
@@ -891,6 +893,8 @@ export interface OperatorBridge {
   diagnosticsDownloadUrl?(fileName: string): string;
   /** Desktop only: the desktop app's own preferences (Settings → Desktop app). Absent in a browser. */
   desktop?: DesktopPreferencesBridge;
+  /** Desktop only: the app's updates (the banner, "Restart to update", Settings → Desktop app). Absent in a browser. */
+  updates?: UpdatesBridge;
 }
 
 /** The desktop app's own preferences, kept by the desktop host (a headless keeper has no window, tray or login item). */

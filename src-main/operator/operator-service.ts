@@ -89,6 +89,19 @@ export interface OperatorService {
   readonly guardianEvents: EventEmitter<GuardianEvents>;
   /** Writes the diagnostics archive to `path` (the desktop host's save dialog and tray item). */
   writeDiagnostics(path: string): Promise<DiagnosticsSaved>;
+  /**
+   * "Restart to update" (the desktop's updater): no new crank is sent from now on, without saving a pause
+   * (the next start cranks as the settings say). `inFlight()` answers the wagers whose crank is still in
+   * flight (and pauses a keeper started meanwhile, by a cluster switch); `release()` cranks as the settings
+   * say again (the restart was cancelled or failed).
+   */
+  holdCranks(): CrankHold;
+}
+
+/** See OperatorService.holdCranks. */
+export interface CrankHold {
+  inFlight(): number;
+  release(): void;
 }
 
 export function createOperatorService(serviceOptions: OperatorServiceOptions): OperatorService {
@@ -211,6 +224,24 @@ export function createOperatorService(serviceOptions: OperatorServiceOptions): O
       await control.stop();
       await hostListeners.stop();
       listeners.clear();
+    },
+    holdCranks() {
+      let held = true;
+      const hold = () => {
+        const keeper = control.keeperSide?.core.keeper;
+        if (held && keeper && !keeper.isPaused()) keeper.setPaused(true);
+        return keeper;
+      };
+      hold();
+      log.info('restart to update: no new cranks are sent; waiting for those in flight');
+      return {
+        inFlight: () => hold()?.inFlight() ?? 0,
+        release() {
+          if (!held) return;
+          held = false;
+          control.keeperSide?.core.keeper.setPaused(control.settings().paused);
+        },
+      };
     },
     async wake() {
       const keeper = control.keeperSide?.core.keeper;

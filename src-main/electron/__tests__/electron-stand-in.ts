@@ -35,6 +35,15 @@
  *   can click them: a checkbox item flips `checked` before its click runs, as Electron does),
  *   nativeImage.createFromPath (empty when the file is missing), powerSaveBlocker (start/stop/isStarted),
  *   powerMonitor (an EventEmitter: emit 'suspend' and 'resume').
+ * - net.request (client-request.md), what electron-updater downloads with: Node's http(s) in Electron's
+ *   shapes; throws before `ready`, as Electron's net does. Options as a URL string or an object (url, or
+ *   protocol/hostname/port/path; method, headers, session, redirect). With redirect 'manual' a 3xx emits
+ *   'redirect' (statusCode, method, redirectUrl, responseHeaders) and no response (electron-updater aborts
+ *   and requests the new URL); 'follow' is not modelled. 'response' gives an IncomingMessage (statusCode,
+ *   statusMessage, lower-case headers, 'data' Buffers, 'end'); no 'socket' event (Chromium owns sockets).
+ *   Each request is recorded in `netRequests`. session.fromPartition(name) gives one session per name.
+ *   autoUpdater is Electron's EventEmitter (electron-updater emits 'before-quit-for-update' on it).
+ *   app.releaseSingleInstanceLock() and app.relaunch() are recorded on the app.
  * - dialog (showErrorBox recorded; showOpenDialog answers `picked.files`, canceled when empty; showSaveDialog
  *   answers `picked.savePath`, canceled when null), shell
  *   (openExternal recorded, openPath), contextBridge.exposeInMainWorld (recorded), ipcRenderer (invoke routed
@@ -52,6 +61,8 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { format as formatUrl } from 'node:url';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 type Listener = (...args: unknown[]) => void;
@@ -520,8 +531,16 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     exitCode: number | null = null;
     ready = false;
     readonly isPackaged = options.isPackaged ?? false;
+    singleInstanceLockReleased = false;
+    relaunchCount = 0;
     requestSingleInstanceLock() {
       return options.singleInstance ?? true;
+    }
+    releaseSingleInstanceLock() {
+      this.singleInstanceLockReleased = true;
+    }
+    relaunch() {
+      this.relaunchCount += 1;
     }
     async whenReady() {
       if (!this.ready) setDefaultApplicationMenu();
@@ -596,6 +615,58 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
     },
   };
 
+  const netRequests: { url: string; method: string; partition: string | null }[] = [];
+  const partitions = new Map<string, object>();
+  const partitionOf = new WeakMap<object, string>();
+  class StandInClientRequest extends EventEmitter {
+    aborted = false;
+    inner: ReturnType<typeof httpRequest>;
+    constructor(given: string | Record<string, unknown>) {
+      super();
+      if (!app.isReady()) throw new Error('net.request cannot be used before the app is ready');
+      const o: Record<string, unknown> = typeof given === 'string' ? { url: given } : given;
+      const host = (o.host as string | undefined) ?? `${o.hostname as string}${o.port ? `:${String(o.port)}` : ''}`;
+      const url = o.url ? new URL(String(o.url)) : new URL(`${(o.protocol as string | undefined) ?? 'http:'}//${host}${(o.path as string | undefined) ?? '/'}`);
+      const method = String(o.method ?? 'GET');
+      const session = o.session as object | undefined;
+      netRequests.push({ url: url.href, method, partition: (session && partitionOf.get(session)) ?? null });
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      this.inner = send(url, { method, headers: o.headers as Record<string, string> | undefined }, (response: IncomingMessage) => {
+        const status = response.statusCode ?? 0;
+        if (o.redirect === 'manual' && status >= 300 && status < 400 && response.headers.location) {
+          response.resume();
+          this.emit('redirect', status, method, new URL(response.headers.location, url).href, response.headers);
+          return;
+        }
+        this.emit('response', response);
+      });
+      this.inner.on('error', (error) => {
+        if (!this.aborted) this.emit('error', error);
+      });
+    }
+    setHeader(name: string, value: string) {
+      this.inner.setHeader(name, value);
+    }
+    write(chunk: string | Buffer) {
+      this.inner.write(chunk);
+      return true;
+    }
+    end(chunk?: string | Buffer) {
+      this.inner.end(chunk);
+      return this;
+    }
+    abort() {
+      if (this.aborted) return;
+      this.aborted = true;
+      this.inner.destroy();
+      this.emit('abort');
+      this.emit('close');
+    }
+    followRedirect() {
+      throw new Error('the stand-in does not follow redirects: abort and request the new URL, as electron-updater does');
+    }
+  }
+
   const electron = {
     app,
     BaseWindow: StandInBaseWindow,
@@ -615,7 +686,18 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
         ipcListeners.removeListener(channel, listener);
       },
     },
+    net: { request: (options: string | Record<string, unknown>) => new StandInClientRequest(options) },
+    autoUpdater: new EventEmitter(),
     session: {
+      fromPartition(partition: string) {
+        let session = partitions.get(partition);
+        if (!session) {
+          session = {};
+          partitions.set(partition, session);
+          partitionOf.set(session, partition);
+        }
+        return session;
+      },
       defaultSession: {
         webRequest: {
           onHeadersReceived: (listener: (typeof headerListeners)[number]) =>
@@ -816,6 +898,7 @@ export function createElectronStandIn(options: ElectronStandInOptions = {}) {
 
   return {
     electron,
+    netRequests,
     handlers,
     windows,
     exposed,
