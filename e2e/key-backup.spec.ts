@@ -3,7 +3,8 @@
  * D-Bus session with an unlocked gnome-keyring (HOME in a temp dir, never the developer's keyring). A
  * base58 secret pasted into the password field is imported; "Export key…" warns, asks for a confirmation
  * and writes a 0600 Solana CLI keypair file to the path typed (never over an existing file); importing
- * that file back after replacing the key restores the same address; mainnet-beta's key is its own: the
+ * that file back after replacing the key restores the same address, and the replaced key is listed under
+ * "Replaced keys" and exported the same way; mainnet-beta's key is its own: the
  * local key is refused there, and a key generated for it shows in its own row.
  */
 import { getBase58Decoder } from '@solana/kit';
@@ -119,6 +120,16 @@ test('exports the keeper key behind a confirmation, imports it back, keeps mainn
     await dialog.getByRole('button', { name: 'Replace key' }).click();
     await expect(localRow).not.toContainText(local.signer.address);
     await expect(localRow).toContainText(/[1-9A-HJ-NP-Za-km-z]{32,44}/);
+    // The replaced key is kept in the keychain: listed, and exported through the same confirmation.
+    const replacedList = section.getByRole('table', { name: /Replaced keys/ });
+    await expect(replacedList).toContainText(local.signer.address);
+    const replacedBackup = join(home, 'replaced-backup.json');
+    await section.getByLabel('Backup file path').fill(replacedBackup);
+    await replacedList.getByRole('button', { name: `Export replaced key ${local.signer.address}` }).click();
+    await expect(dialog).toContainText(`Write the secret key of the replaced key ${local.signer.address} to a file?`);
+    await dialog.getByRole('button', { name: 'Export key' }).click();
+    await expect(section.getByRole('status')).toContainText(`Key ${local.signer.address} written to ${replacedBackup}`);
+    expect(JSON.parse(readFileSync(replacedBackup, 'utf8'))).toEqual(Array.from(local.secretKey));
     await section.getByLabel('Keypair file path').fill(backup);
     await section.getByRole('button', { name: 'Import keypair file' }).click();
     await dialog.getByRole('button', { name: 'Replace key' }).click();
