@@ -9,6 +9,9 @@
  *   POST /permission                { window, permission, requestingUrl, isMainFrame } → { check, request }
  *   GET  /notifications, /tray, /error-boxes
  *   POST /tray/click { label }, /app-event { event }, /window/close { window }, /power-event { event }, /quit
+ *   POST /window-open { window, url } → { action }   main's setWindowOpenHandler for a window.open
+ *   POST /navigate { window, url } → { allowed }      main's will-navigate for a main-frame navigation
+ *   GET  /opened                                       URLs handed to the system browser
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
@@ -76,6 +79,9 @@ export async function startControlServer(host: HostStandIn): Promise<string> {
     'GET /notifications': async () => host.notifications(),
     'GET /tray': async () => host.tray(),
     'GET /error-boxes': async () => host.errorBoxes,
+    'GET /opened': async () => host.opened(),
+    'POST /window-open': async (body) => host.windowOpen(Number(body.window ?? 0), String(body.url)),
+    'POST /navigate': async (body) => host.navigate(Number(body.window ?? 0), String(body.url)),
     'POST /tray/click': async (body) => (host.clickTrayItem(String(body.label)), { clicked: body.label }),
     'POST /app-event': async (body) => (host.emitApp(String(body.event)), { emitted: body.event }),
     'POST /window/close': async (body) => (

@@ -12,6 +12,7 @@ import {
   DISPATCH_FUNCTION,
   INVOKE_BINDING,
   PERMISSION_BINDING,
+  WINDOW_OPEN_BINDING,
   sandboxedPreloadScript,
   type InvokeAnswer,
 } from './sandboxed-preload';
@@ -45,6 +46,17 @@ export async function openDesktopWindow(page: Page, app: DesktopApp): Promise<()
   await page.exposeBinding(PERMISSION_BINDING, (source, permission: string) =>
     host.permission(permission, source.frame.url(), source.frame === source.page.mainFrame()),
   );
+  // window.open: main's setWindowOpenHandler decides (the sandbox answers null, as a denied popup does).
+  await page.exposeBinding(WINDOW_OPEN_BINDING, (_source, url: string) => host.windowOpen(url));
+  // Every main-frame navigation to another document asks main's will-navigate; a prevented one is aborted
+  // with ERR_ABORTED, which commits no error page: the page stays, as with Electron's preventDefault.
+  // (Only http(s) is routed: a file:// navigation is no network request; the console has no file links.)
+  await page.route(/^https?:/, async (route) => {
+    const request = route.request();
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return route.continue();
+    const { allowed } = await host.navigate(request.url());
+    return allowed ? route.continue() : route.abort('aborted');
+  });
   await page.addInitScript({ content: sandboxedPreloadScript(app.preload) });
   // What main sends from now on, in order, into the page (lost while no page listens, as in Electron).
   let delivery = Promise.resolve();

@@ -72,6 +72,12 @@ export interface DesktopHost {
   closeWindow(window?: number): Promise<void>;
   emitPower(event: string): Promise<void>;
   errorBoxes(): Promise<{ title: string; content: string }[]>;
+  /** main's setWindowOpenHandler for a window.open of `url`. */
+  windowOpen(url: string, window?: number): Promise<{ action: string }>;
+  /** main's will-navigate for a main-frame navigation to `url` (a hash change is in-page). */
+  navigate(url: string, window?: number): Promise<{ allowed: boolean }>;
+  /** URLs main handed to the system browser. */
+  opened(): Promise<string[]>;
   /** app.quit() as the tray's Quit does; resolves with the exit code once the process has ended. */
   quit(): Promise<number | null>;
   /** Quits; kills the process if it has not ended within `graceMs`. */
@@ -181,6 +187,9 @@ export async function startDesktopHost(options: DesktopHostOptions = {}): Promis
     closeWindow: (window = 0) => request('POST', '/window/close', { window }),
     emitPower: (event) => request('POST', '/power-event', { event }),
     errorBoxes: () => request('GET', '/error-boxes'),
+    windowOpen: (url, window = 0) => request('POST', '/window-open', { window, url }),
+    navigate: (url, window = 0) => request('POST', '/navigate', { window, url }),
+    opened: () => request('GET', '/opened'),
     quit,
     async stop(graceMs = 30_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;

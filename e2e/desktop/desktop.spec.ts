@@ -175,3 +175,63 @@ test('Settings → Desktop app: quit-on-close and start at login are kept, and s
     .getByRole('checkbox', { name: 'Quit when the window closes' })
     .click();
 });
+
+test('the preload runs isolated: the page gets a frozen copy of the bridge, and none of the preload’s own', async ({
+  desktopPage: page,
+}) => {
+  const seen = await page.evaluate(async () => {
+    const w = globalThis as unknown as Record<string, unknown> & {
+      wagerKeeper: { call(method: string, args: object): Promise<Record<string, unknown>> };
+    };
+    const bridge = w.wagerKeeper;
+    const status = await bridge.call('status', {});
+    const again = await bridge.call('status', {});
+    // A frozen object ignores the assignment (the page's scripts are not strict-mode modules here).
+    try {
+      (bridge as unknown as Record<string, unknown>).call = () => 'hijacked';
+    } catch {
+      // strict mode throws instead: the bridge is unchanged either way
+    }
+    const replaced = String(bridge.call).includes('hijacked');
+    const refused = await bridge.call('readTheSecretKey', {}).then(
+      () => 'answered',
+      (error: unknown) => `${(error as Error).constructor.name}: ${(error as Error).message}`,
+    );
+    return {
+      frozen: Object.isFrozen(bridge),
+      replaced,
+      copies: status !== again && Object.getPrototypeOf(status) === Object.prototype,
+      helpers: ['require', 'module', '__wkDesktopInvoke', '__wkDesktopPermission', '__wkDesktopWindowOpen'].filter(
+        (name) => name in w,
+      ),
+      refused,
+    };
+  });
+  expect(seen).toEqual({
+    frozen: true,
+    replaced: false,
+    copies: true,
+    helpers: [],
+    refused: "Error: unknown operator method 'readTheSecretKey'",
+  });
+});
+
+test('popups and navigation follow main’s rules: window.open is denied (https goes to the system browser), leaving the page is prevented', async ({
+  desktopPage: page,
+  desktop,
+}) => {
+  const popups: string[] = [];
+  page.on('popup', (popup) => popups.push(popup.url()));
+  const opened = await page.evaluate(() => (globalThis as unknown as { open(url: string): unknown }).open('https://explorer.solana.com/tx/abc') === null);
+  expect(opened).toBe(true);
+  await expect.poll(() => desktop.host.opened()).toContain('https://explorer.solana.com/tx/abc');
+  expect(popups).toEqual([]);
+
+  const blocked = page.waitForEvent('requestfailed', (request) => request.url().startsWith('https://evil.example/'));
+  await page.evaluate(() => {
+    (globalThis as unknown as { location: { href: string } }).location.href = 'https://evil.example/';
+  });
+  await blocked;
+  await expect(page).toHaveURL(/index\.html(#.*)?$/);
+  await expect.poll(() => bridgeStatus(page)).toMatch(/^answered: /);
+});

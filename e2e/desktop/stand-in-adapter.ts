@@ -269,6 +269,26 @@ export function createHostStandIn(options: HostOptions) {
     else app.emit(event, {});
   }
 
+  /** A window.open in window `index`'s page: main's setWindowOpenHandler decides (no handler: allowed). */
+  function windowOpen(index: number, url: string): { action: string } {
+    const handler = windowAt(index).webContents.windowOpenHandler;
+    return handler ? handler({ url }) : { action: 'allow' };
+  }
+
+  /**
+   * A main-frame navigation of window `index`'s page to `url`: a same-document one (hash) is in-page; any
+   * other goes through will-navigate, which main may prevent. Answers whether it may go on.
+   */
+  function navigate(index: number, url: string): { allowed: boolean } {
+    const contents = windowAt(index).webContents;
+    const current = contents.mainFrame.url;
+    if (current && sameDocument(current, url)) {
+      contents.navigateInPage(url);
+      return { allowed: true };
+    }
+    return { allowed: contents.navigate(url) };
+  }
+
   function emitPower(event: string): void {
     standIn.electron.powerMonitor.emit(event);
   }
@@ -288,6 +308,10 @@ export function createHostStandIn(options: HostOptions) {
     /** The window's close button: 'close' (main may prevent it and hide instead), then destroyed. */
     closeWindow: (index: number) => void windowAt(index).close(),
     emitPower,
+    windowOpen,
+    navigate,
+    /** URLs main handed to the system browser (shell.openExternal). */
+    opened: () => [...standIn.opened],
     quit: () => app.quit(),
   };
 }

@@ -11,10 +11,29 @@
  *   window-all-closed is emitted when the last window is destroyed, except during a quit (Electron's
  *   Browser::OnWindowAllClosed). setLoginItemSettings/getLoginItemSettings exist on macOS and Windows only
  *   (the `platform` option): on Linux they are undefined, as in Electron. No openAsHidden (removed in 44).
- * - BrowserWindow: records its options and loadFile calls; loadFile rejects with ERR_FILE_NOT_FOUND when the
- *   file does not exist (checked with fs) and otherwise commits the page's file:// URL; close() emits a
- *   preventable 'close', then destroys (emits 'closed'); destroy(); hide/show/isVisible/focus/isMinimized/
- *   restore; static getAllWindows (live windows only).
+ * - BaseWindow (no web contents) and BrowserWindow (a BaseWindow with webContents): options recorded;
+ *   close() emits a preventable 'close', then destroys (emits 'closed'); destroy(); hide/show/isVisible/
+ *   focus/minimize/isMinimized/restore; static getAllWindows (live windows only). window-all-closed counts
+ *   every window, base windows included. loadFile commits the URL Electron builds (url.format, so a `%`
+ *   stays as it is; did-start-navigation, did-navigate) and rejects as Electron's _awaitNextLoad does:
+ *   ERR_FILE_NOT_FOUND (-6) for a missing file, ERR_ABORTED (-3) when another navigation starts first,
+ *   ERR_FAILED (-2) when the window is destroyed first; `state.holdLoads` + finishLoads() lets a test act
+ *   while the load is in progress. webContents.reload(); crash() emits render-process-gone.
+ * - Windows session end: endSession() sends query-session-end (preventable) and session-end to every live
+ *   window, as WM_QUERYENDSESSION/WM_ENDSESSION reach every top-level window; a process without a window
+ *   hears nothing. systemShutdown(): powerMonitor 'shutdown' (Linux, macOS), preventable.
+ * - app.isPackaged (option); app.setAppUserModelId on Windows only; Notification on Windows is not shown
+ *   without an AppUserModelId. Menu.setApplicationMenu/getApplicationMenu, and Electron's default menu
+ *   (File, Edit, View with toggleDevTools, Window) set at ready when the app set none; roles expand to
+ *   their submenus. dialog.showOpenDialog/showSaveDialog record their parent window (or null).
+ * - IPC: arguments and replies are structured clones; a handler's throw reaches the caller as "Error
+ *   invoking remote method '<channel>': <error>".
+ * - Login items: macOS `status` ('not-registered', 'enabled', 'requires-approval' via
+ *   state.loginItemStatus, 'not-found') with openAtLogin = status === 'enabled', path and args ignored;
+ *   Windows matches path and args as registered.
+ * - Tray: on Linux `visible` only when a StatusNotifierItem host answers (state.trayHost; trayHost() is
+ *   what the app's D-Bus question would answer). nativeImage: a "…Template.png" name is a template on
+ *   macOS; setTemplateImage/isTemplateImage.
  * - webContents: one mainFrame object per window (WebFrameMain) whose `url` is the last committed URL,
  *   hash included; navigateInPage(url) changes it as a hash link does (did-navigate-in-page, no
  *   will-navigate); navigate(url) emits a preventable will-navigate and commits (same frame object);
@@ -51,7 +70,7 @@
  *
  * Does not model: rendering or scripts in the page (the e2e harness runs the built page in Chromium),
  * real frames' processes and origins beyond file://, Chromium's own permission defaults for specific
- * permissions, menus' accelerators and roles, tray click gestures per platform, the real system's sleep,
+ * permissions, menus' accelerators and what roles do when clicked, tray click gestures per platform, the real system's sleep,
  * login items being honoured by the OS, notification permission prompts, multiple sessions or partitions.
  *
  * Loads in plain Node 24 with type stripping (the e2e harness imports this file without a bundler): erasable
