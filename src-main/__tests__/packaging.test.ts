@@ -238,4 +238,19 @@ describe('packaging with electron-builder', () => {
     if (feed!.provider === 'github')
       expect(`https://github.com/${feed!.owner}/${feed!.repo}`).toBe(manifest.homepage);
   });
+  it('docs/console.md’s platform table says what Electron 45 runs on: no musl desktop app, macOS 13 and Windows 10 floors', () => {
+    const docs = readFileSync(join(root, 'docs', 'console.md'), 'utf8');
+    const table = docs
+      .slice(docs.indexOf('### Platforms'))
+      .split('\n')
+      .filter((line) => line.startsWith('| '))
+      .slice(2) // header and separator
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    const desktopRows = table.filter((cells) => cells[2]?.startsWith('yes')).map((cells) => cells[1]!);
+    expect(desktopRows.filter((platform) => /musl/i.test(platform))).toEqual([]);
+    expect(desktopRows).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^macOS 13\b/), expect.stringMatching(/^Windows 10\b/)]),
+    );
+    expect(config.mac?.minimumSystemVersion).toBe('13.0');
+  });
 });
