@@ -250,11 +250,14 @@ export async function runDesktopApp(
   app.on('second-instance', () => void showConsole());
   app.on('activate', () => void showConsole());
   let stopping = false;
+  let stopped = false;
   app.on('before-quit', (event) => {
     quitting = true;
-    if (stopping) return;
-    // Let the keeper finish what is in flight and close its SQLite file before the process ends.
+    if (stopped) return;
+    // Let the keeper finish what is in flight and close its SQLite file before the process ends; a second
+    // quit meanwhile (the window's close, the session end, Cmd-Q again) waits for the same stop.
     event.preventDefault();
+    if (stopping) return;
     stopping = true;
     void service
       .stop()
@@ -269,12 +272,10 @@ export async function runDesktopApp(
         app.quit();
       });
   });
-  let stopped = false;
   const sessionEnd = watchSessionEnd(electron, platform, { quit: () => app.quit(), stopped: () => stopped, log });
-  // With this listener Electron no longer quits by itself: the console window's 'closed' quits when asked.
-  app.on('window-all-closed', () => {
-    if (preferences.current().quitOnWindowClose) app.quit();
-  });
+  // With this listener Electron no longer quits by itself (app.md); the console window's 'closed' quits
+  // when "Quit when the window closes" is on (a hidden session-end window may outlive it on Windows).
+  app.on('window-all-closed', () => {});
 
   // A start at login (--hidden) where no tray can be seen would leave the keeper running invisibly.
   let hidden = startedHidden(electron, options.argv ?? process.argv, platform);

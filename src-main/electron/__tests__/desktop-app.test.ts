@@ -352,8 +352,14 @@ describe('running in the background', () => {
 
   it('with "Quit when the window closes", closing quits and stops the core, as before', async () => {
     const { standIn, service, window } = await startApp({ preferences: { quitOnWindowClose: true } });
+    let release!: () => void;
+    service.stop = () => new Promise<void>((resolve) => (release = () => ((service.stopped += 1), resolve())));
     window().close();
     expect(window().isDestroyed()).toBe(true);
+    // Nothing ends the app before the keeper has stopped, however many quits are asked meanwhile.
+    standIn.electron.app.quit();
+    expect(standIn.electron.app.quitCount).toBe(0);
+    release();
     await vi.waitFor(() => expect(standIn.electron.app.quitCount).toBe(1));
     expect(service.stopped).toBe(1);
     expect(standIn.notifications).toEqual([]);
