@@ -6,7 +6,9 @@
  * - app.quit() that nothing prevented ('quit'), and app.exit(code), end the process, as Electron's do;
  * - webContents.send is recorded with its window for the control server's stream (a structured clone);
  * - the page's frame URL is committed from the URL the calling page really has (Playwright's frame.url());
- * - dialog.showErrorBox also writes the box to stderr, so a test that sees the exit can say why.
+ * - dialog.showErrorBox also writes the box to stderr, so a test that sees the exit can say why;
+ * - a window.open or a main-frame navigation of the page asks main's setWindowOpenHandler or will-navigate
+ *   (windowOpen, navigate), as Electron does before a popup opens or a page leaves.
  * Plain Node loads this file with type stripping: erasable TypeScript only, `.ts` in relative imports.
  */
 import { EventEmitter } from 'node:events';
