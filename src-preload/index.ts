@@ -72,7 +72,7 @@ export const bridge: OperatorBridge = {
     restartToUpdate: () => request<UpdateStatusView>(IPC_UPDATE_RESTART),
     cancelRestart: () => request<UpdateStatusView>(IPC_UPDATE_CANCEL_RESTART),
     setPreferences: (changes) => request<UpdateStatusView>(IPC_UPDATE_SET_PREFERENCES, changes),
-    openReleasePage: () => request<void>(IPC_UPDATE_OPEN_RELEASE),
+    openReleasePage: async () => void (await request<null>(IPC_UPDATE_OPEN_RELEASE)),
   },
 };
 

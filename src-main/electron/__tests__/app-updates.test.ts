@@ -108,7 +108,7 @@ async function setup(options: {
   cleanups.push(() => {
     Object.assign(process, { resourcesPath: saved.resourcesPath });
     for (const key of ['XDG_CACHE_HOME', 'WK_UPDATE_STARTED', 'APPIMAGE']) {
-      if (saved.env[key] === undefined) delete process.env[key];
+      if (saved.env[key] === undefined) Reflect.deleteProperty(process.env, key);
       else process.env[key] = saved.env[key];
     }
   });
