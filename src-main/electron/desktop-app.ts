@@ -206,6 +206,8 @@ export async function runDesktopApp(
           preferences.set({ openAtLogin: enabled });
         } catch (error) {
           log.warn({ error: (error as Error).message }, 'start at login could not be changed');
+          // The tray has no room for the reason (e.g. macOS under npm start): say it where it can be read.
+          notify({ title: 'Start at login was not changed', body: (error as Error).message });
           tray.refresh();
         }
       },

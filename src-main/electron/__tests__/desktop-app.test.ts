@@ -724,6 +724,10 @@ describe('issue 34: where the desktop differs per platform', () => {
       error: expect.stringMatching(/^start at login needs the installed app: under `npm start` macOS would register Electron\.app/),
     });
     expect(source.standIn.loginItem.status).toBe('not-registered');
+    // From the tray, the same sentence in a notification (the box stays unticked).
+    source.standIn.clickMenuItem(source.tray().contextMenu, 'Start at login');
+    expect(source.standIn.notifications.at(-1)).toMatchObject({ title: 'Start at login was not changed', body: expect.stringMatching(/^start at login needs the installed app/) });
+    expect(source.tray().contextMenu!.items.find((i) => i.label === 'Start at login')!.checked).toBe(false);
   });
 
   it('a path containing % still reaches the console page (its identity is what Electron committed)', async () => {
