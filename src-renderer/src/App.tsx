@@ -9,6 +9,7 @@ import { AgoText } from './components/TimeText';
 import { alertCount } from './model/alerts';
 import { useAlerts, useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
+import { UpdateBanner } from './components/UpdateBanner';
 import { RpcFailoverNotice } from './components/RpcFailoverNotice';
 import { Overview } from './screens/Overview';
 import { useUi, type Screen } from './ui-store';
@@ -185,6 +186,7 @@ export function App() {
         <SearchBox />
         <main>
           <StallBanner />
+          <UpdateBanner />
           <CoreProblem />
           <Suspense
             fallback={

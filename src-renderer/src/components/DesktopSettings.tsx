@@ -1,5 +1,5 @@
 /**
- * Settings → Desktop app: what closing the window does and start at login. Shown only in the desktop app
+ * Settings → Desktop app: what closing the window does, start at login and updates (UpdateSettings.tsx). Shown only in the desktop app
  * (the preload's bridge offers `desktop`); a browser console has no window or tray of its own to set.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import type {
 } from '../../../src-main/operator/operator-interface';
 import { useBridge } from '../queries';
 import { SettingToggle } from './SettingToggle';
+import { UpdateSettings } from './UpdateSettings';
 
 function DesktopPreferencesForm({ desktop }: { desktop: DesktopPreferencesBridge }) {
   const client = useQueryClient();
@@ -61,6 +62,7 @@ export function DesktopSettings() {
     <section className="panel" aria-labelledby="desktop-settings-title">
       <h2 id="desktop-settings-title">Desktop app</h2>
       <DesktopPreferencesForm desktop={desktop} />
+      <UpdateSettings />
     </section>
   );
 }
