@@ -57,3 +57,6 @@ export const nativeTheme = electron.nativeTheme;
 export const clipboard = electron.clipboard;
 export const crashReporter = electron.crashReporter;
 export const webContents = electron.webContents;
+// electron-updater (app-updates.ts) downloads with net.request and emits on autoUpdater.
+export const net = electron.net;
+export const autoUpdater = electron.autoUpdater;
