@@ -94,7 +94,10 @@ export const test = base.extend<{ desktopPage: Page }, { desktop: DesktopApp }>(
             `the desktop app opened no page: ${window?.loadError ?? 'no window'}\n${host.log()}`,
           );
         const preload = (window.options.webPreferences as { preload: string }).preload;
-        await use({ host, pageUrl: pathToFileURL(window.loaded[window.loaded.length - 1]!).href, preload });
+        // The URL the window committed (Electron's url.format: a `%` in the checkout path stays as it is,
+        // where pathToFileURL would write `%25` and the page would be another document to main).
+        const pageUrl = window.url ?? pathToFileURL(window.loaded[window.loaded.length - 1]!).href;
+        await use({ host, pageUrl, preload });
       } finally {
         await host.stop();
       }
