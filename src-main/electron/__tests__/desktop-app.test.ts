@@ -27,6 +27,13 @@ import {
   IPC_EXPORT_KEY,
   IPC_PICK_DEPLOYMENT_FILE,
   IPC_SAVE_DIAGNOSTICS,
+  IPC_UPDATE_CANCEL_RESTART,
+  IPC_UPDATE_CHECK_NOW,
+  IPC_UPDATE_GET_STATUS,
+  IPC_UPDATE_OPEN_RELEASE,
+  IPC_UPDATE_RESTART,
+  IPC_UPDATE_SET_PREFERENCES,
+  IPC_UPDATE_STATUS_EVENT,
   OPERATOR_METHODS,
   ipcChannel,
   type HealthView,
@@ -193,7 +200,8 @@ describe('the desktop window', () => {
     // The page asks before the core has started: answered (the core's own status says "starting").
     expect(await standIn.invoke(ipcChannel('status'))).toEqual({ ok: true, value: { answeredBy: 'status' } });
     emit({ type: 'status', status: status({ phase: 'starting' }) });
-    expect(window!.webContents.sent.map((s) => s.channel)).toEqual([IPC_EVENT_CHANNEL]);
+    // (The update status goes to the window too, on its own channel: app-updates.ts.)
+    expect(window!.webContents.sent.map((s) => s.channel).filter((channel) => channel !== IPC_UPDATE_STATUS_EVENT)).toEqual([IPC_EVENT_CHANNEL]);
     finishStart();
     await app!.coreStarted;
   });
@@ -271,6 +279,12 @@ describe('the IPC channels', () => {
         IPC_EXPORT_KEY,
         IPC_DESKTOP_GET_PREFERENCES,
         IPC_DESKTOP_SET_PREFERENCES,
+        IPC_UPDATE_GET_STATUS,
+        IPC_UPDATE_CHECK_NOW,
+        IPC_UPDATE_RESTART,
+        IPC_UPDATE_CANCEL_RESTART,
+        IPC_UPDATE_SET_PREFERENCES,
+        IPC_UPDATE_OPEN_RELEASE,
       ].sort(),
     );
     const callable = OPERATOR_METHODS.filter((method) => method !== 'exportKey');
@@ -535,7 +549,7 @@ describe('the sandboxed preload', () => {
     await import('../../../src-preload/index');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'exportKeyAs', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'exportKeyAs', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs', 'updates']);
 
     expect(await bridge.call('status', undefined)).toEqual({ answeredBy: 'status' });
     await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow(
