@@ -200,10 +200,12 @@ describe('the packaged layout (electron-builder --dir, stand-in Electron distrib
       host = await startDesktopHost({
         main: join(appDir, 'out', 'main', 'main.js'),
         cwd: installed,
-        imports: [join(FIXTURES, 'packaged-only.mjs')],
+        // A packaged app checks its release feed at start: here that request fails at once, off the network.
+        imports: [join(FIXTURES, 'packaged-only.mjs'), join(FIXTURES, 'no-network.mjs')],
         env: {
           WAGER_KEEPER_DESKTOP_RESOURCES: resources,
           WAGER_KEEPER_PACKAGED_APP: appDir,
+          WAGER_KEEPER_NETWORK_LOG: join(work, 'app-network.log'),
           NODE_PATH: '',
         },
       });
