@@ -9,11 +9,16 @@
  * NsisUpdater then checks the installer's Authenticode signature against app-update.yml's publisherName.
  *
  * "Restart to update" never restarts under a wager in flight: it holds the keeper (no new crank is sent,
- * OperatorService.holdCranks), waits until no wager has a crank in flight, then quits the app the usual way
- * (before-quit stops the core gracefully, desktop-app.ts) and installs on 'will-quit', once the core has
- * stopped: BaseUpdater.quitAndInstall(isSilent, isForceRunAfter) runs the installer (NSIS /S --force-run),
- * swaps the .AppImage and starts the new one, or lets Squirrel.Mac install and relaunch. The
- * single-instance lock is released first, so the new instance is not refused as a second one.
+ * OperatorService.holdCranks) and waits until no wager has a crank in flight. Then:
+ * - Windows and Linux: it quits the app the usual way (before-quit stops the core gracefully,
+ *   desktop-app.ts) and installs on 'will-quit', once the core has stopped:
+ *   BaseUpdater.quitAndInstall(isSilent, isForceRunAfter) starts the NSIS installer (`--updated /S
+ *   --force-run`, which would otherwise close a still-running app) or swaps the .AppImage and starts the
+ *   new one. The single-instance lock is released first, so the new instance is not refused as a second.
+ * - macOS: MacUpdater.quitAndInstall first lets Squirrel.Mac fetch the verified zip from electron-updater's
+ *   loopback proxy (asynchronous: too late in will-quit), then calls Electron's autoUpdater.quitAndInstall,
+ *   which closes the windows and quits (before-quit stops the core); Squirrel's ShipIt installs once the
+ *   process has exited and starts the new version.
  * `autoInstallOnAppQuit` is off: an update installs only when the operator chooses it.
  */
 import type { AppUpdater, ProgressInfo, UpdateInfo } from 'electron-updater';
@@ -261,8 +266,12 @@ export function createAppUpdates(options: AppUpdatesOptions): AppUpdates {
       if (current.cancelled) return view;
       drain = null;
       set({ state: 'installing', inFlight: 0, message: `Installing version ${view.version}: the keeper stops, then the app restarts.` });
-      installOnQuit = true;
       log.info({ version: view.version }, 'no crank in flight: quitting to install the update');
+      if (options.platform === 'darwin') {
+        updater.quitAndInstall(true, true);
+        return view;
+      }
+      installOnQuit = true;
       app.quit();
       return view;
     },
