@@ -7,7 +7,7 @@
  * path as in a packaged app. Each test has its own temp resources, cache, appData and APPIMAGE file.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { registerHooks } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +16,16 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import electronUpdater from 'electron-updater';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UpdatePreferences, UpdateStatusView } from '../../operator/update-interface';
+import {
+  IPC_UPDATE_GET_STATUS,
+  IPC_UPDATE_STATUS_EVENT,
+  type OperatorApi,
+  type UpdatePreferences,
+  type UpdateStatusView,
+} from '../../operator/operator-interface';
 import { createAppUpdates, type AppUpdates } from '../app-updates';
+import { runDesktopApp, type DesktopService } from '../desktop-app';
+import { memoryPreferences } from '../desktop-preferences';
 import { NOT_PACKAGED_REASON } from '../update-policy';
 import { createElectronStandIn, type ElectronStandIn } from './electron-stand-in';
 
@@ -82,14 +90,15 @@ interface Setup {
   statusWhen(wanted: (status: UpdateStatusView) => boolean): Promise<UpdateStatusView>;
 }
 
-async function setup(options: {
-  feed: Feed;
-  checkForUpdates?: boolean;
-  packaged?: boolean;
-  packageType?: string;
-  inFlight?: () => number;
-  intervalMs?: number;
-}): Promise<Setup> {
+interface Environment {
+  root: string;
+  electron: ElectronStandIn;
+  appImage: string;
+  cache: string;
+}
+
+/** A packaged app's surroundings: resources/app-update.yml (GitHub, as a release has), APPIMAGE, the cache, the stand-in. */
+async function environment(options: { packaged?: boolean; packageType?: string }): Promise<Environment> {
   const root = mkdtempSync(join(tmpdir(), 'wk-updates-'));
   // resources/ as electron-builder packs it: app-update.yml from electron-builder.yml's publish.
   const resources = join(root, 'resources');
@@ -115,6 +124,18 @@ async function setup(options: {
 
   const electron = createElectronStandIn({ appData: join(root, 'appData'), isPackaged: options.packaged ?? true, version: '0.1.0' });
   globalThis.__wagerKeeperUpdaterElectron = electron.electron;
+  return { root, electron, appImage, cache };
+}
+
+async function setup(options: {
+  feed: Feed;
+  checkForUpdates?: boolean;
+  packaged?: boolean;
+  packageType?: string;
+  inFlight?: () => number;
+  intervalMs?: number;
+}): Promise<Setup> {
+  const { electron, appImage, cache } = await environment(options);
   await electron.electron.app.whenReady();
   const stored: UpdatePreferences = { checkForUpdates: options.checkForUpdates ?? true, updateFeedUrl: options.feed.url };
   const listeners = new Set<(status: UpdateStatusView) => void>();
@@ -269,5 +290,64 @@ describe('desktop updates against a loopback feed (electron-updater under the el
     expect(stored.updateFeedUrl).toBe(mirror.url);
     await updates.setPreferences({ updateFeedUrl: 'https://mirror.example/releases/' });
     expect(stored.updateFeedUrl).toBe('https://mirror.example/releases/');
+  });
+
+  it('in the desktop app: the tray offers Restart to update, which waits for the cranks in flight, stops the core, and only then installs', async () => {
+    const mirror = await feed();
+    const { root, electron: standIn, appImage } = await environment({});
+    // The built app's folder as runDesktopApp reads it (out/ with the page and preload, resources/icons).
+    const out = join(root, 'app', 'out');
+    mkdirSync(join(out, 'preload'), { recursive: true });
+    mkdirSync(join(out, 'renderer'), { recursive: true });
+    mkdirSync(join(root, 'app', 'resources', 'icons'), { recursive: true });
+    writeFileSync(join(out, 'preload', 'index.cjs'), '');
+    writeFileSync(join(out, 'renderer', 'index.html'), '<!doctype html><title>Wager Keeper</title>');
+    copyFileSync(new URL('../../../resources/icons/icon.png', import.meta.url), join(root, 'app', 'resources', 'icons', 'icon.png'));
+
+    let inFlight = 0;
+    const order: string[] = [];
+    const service: DesktopService = {
+      api: new Proxy({}, { get: () => async () => ({}) }) as OperatorApi,
+      onEvent: () => () => {},
+      start: async () => {},
+      stop: async () => {
+        order.push(`stop with ${inFlight} in flight, the AppImage ${readFileSync(appImage, 'utf8') === NEW_APP ? 'new' : 'old'}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push('stopped');
+      },
+      wake: async () => {},
+      holdCranks: () => (order.push('hold'), { inFlight: () => inFlight, release: () => void order.push('release') }),
+    };
+    const preferences = memoryPreferences({ updateFeedUrl: mirror.url });
+    await runDesktopApp(standIn.electron as never, {
+      createService: () => service,
+      createPreferences: () => preferences,
+      outDirectory: out,
+      platform: 'linux',
+      argv: [],
+      launch: { command: '/opt/Wager Keeper/wager-keeper', args: [] },
+      trayHost: standIn.trayHost,
+      log: { info() {}, warn() {}, error() {} },
+      updates: { createUpdater: async () => new AppImageUpdater() },
+    });
+    standIn.electron.app.on('will-quit', () => order.push(`will-quit, the AppImage ${readFileSync(appImage, 'utf8') === NEW_APP ? 'new' : 'old'}`));
+    const trayLabels = () => standIn.trays[0]!.contextMenu!.items.map((item) => item.label ?? '');
+    await vi.waitFor(() => expect(trayLabels()).toContain('Restart to update (0.2.0)'), { timeout: 10_000, interval: 20 });
+    // The page asks the status over its channel and is told each change.
+    expect(await standIn.invoke(IPC_UPDATE_GET_STATUS)).toMatchObject({ ok: true, value: { state: 'downloaded', version: '0.2.0' } });
+    const window = standIn.windows[0]!;
+    expect(window.webContents.sent.some((sent) => sent.channel === IPC_UPDATE_STATUS_EVENT && (sent.payload as UpdateStatusView).state === 'downloaded')).toBe(true);
+
+    inFlight = 1;
+    standIn.clickMenuItem(standIn.trays[0]!.contextMenu, 'Restart to update (0.2.0)');
+    await vi.waitFor(() => expect(trayLabels()).toContain('Updating: waiting for 1 crank in flight…'), { timeout: 5_000, interval: 20 });
+    expect(order).toEqual(['hold']);
+    expect(readFileSync(appImage, 'utf8')).toBe('the running version');
+
+    inFlight = 0;
+    await vi.waitFor(() => expect(readFileSync(appImage, 'utf8')).toBe(NEW_APP), { timeout: 10_000, interval: 20 });
+    // Held, drained to zero, the core stopped (the old file still in place), then installed on will-quit.
+    expect(order).toEqual(['hold', 'stop with 0 in flight, the AppImage old', 'stopped', 'will-quit, the AppImage new']);
+    await vi.waitFor(() => expect(existsSync(process.env.WK_UPDATE_STARTED!)).toBe(true), { timeout: 10_000, interval: 50 });
   });
 });
