@@ -184,7 +184,8 @@ export function createAppUpdates(options: AppUpdatesOptions): AppUpdates {
         const result = await current.checkForUpdates();
         const checkedAt = Date.now();
         if (!result) {
-          set({ state: 'unavailable', checkedAt, message: 'The updater is not active in this install (see the log).' });
+          // electron-updater declines here (isUpdaterActive): an unpacked folder or a snap, not an AppImage.
+          set({ state: 'unavailable', checkedAt, message: 'This install (not an installer’s: an unpacked folder or a snap) does not update itself: get new versions from the project’s release page.' });
           return;
         }
         const info: UpdateInfo = result.updateInfo;

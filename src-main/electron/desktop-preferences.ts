@@ -1,6 +1,6 @@
 /**
- * The desktop app's own preferences: "Quit when the window closes", "Start at login" and whether the
- * first close has been explained. Kept in an electron-store file of their own (desktop.json in userData),
+ * The desktop app's own preferences: "Quit when the window closes", "Start at login", whether the
+ * first close has been explained, and updates (check for them, a mirror feed: app-updates.ts). Kept in an electron-store file of their own (desktop.json in userData),
  * not in the console settings: those are shared with headless `serve`/`keeper` (conf, same schema), which
  * have no window, tray or login item. Start at login is read back from the system (the login item or the
  * autostart file), so Settings never shows a choice the system does not hold.
