@@ -86,6 +86,9 @@ const served = await serveGateway({
   deployment: localnet.manifest,
   paytables: ['coin-flip'],
   limits: { minStake: 10_000n, maxStake: 100_000_000n, fee: 0n },
+  // One caller pays every sequential wager: the per-address and per-payer limits (10 paid a minute) would
+  // answer 429 after a few. The bench measures the paid path, not the limits: lift them.
+  rateLimits: { perAddress: { perMinute: 1_000_000, burst: 1_000_000 }, perPayer: { perMinute: 1_000_000, burst: 1_000_000 } },
   keeper: { submit: async () => undefined, lookup: async () => null },
   port: 0,
   host: '127.0.0.1',
