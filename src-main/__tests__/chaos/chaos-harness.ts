@@ -7,6 +7,7 @@
 import { type Address } from '@solana/kit';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +98,36 @@ export async function waitAllClosed(bed: KeeperTestbed, wagers: readonly Address
     ms,
     'every wager to be closed on chain',
     500,
+  ).catch((error: Error) => error);
+}
+
+/**
+ * Waits until the keeper's SQLite records name how each of `wagers` ended (settled or expired, with the
+ * transaction): a wager closed on chain is booked once the keeper sees its confirmation, which RPC faults
+ * can delay by seconds after the chain closed it. Returns the error on timeout; the conservation check
+ * then names what is missing.
+ */
+export async function waitRecordsBooked(dbFile: string, wagers: readonly Address[], ms: number): Promise<true | Error> {
+  return waitFor(
+    () => {
+      const reader = new DatabaseSync(dbFile, { readOnly: true });
+      try {
+        const rows = reader.prepare('SELECT address, state, settle_signature, expire_signature FROM wagers').all() as {
+          address: string; state: string; settle_signature: string | null; expire_signature: string | null;
+        }[];
+        const byAddress = new Map(rows.map((row) => [row.address, row]));
+        const booked = wagers.every((wager) => {
+          const row = byAddress.get(wager);
+          return (row?.state === 'settled' && row.settle_signature !== null) || (row?.state === 'expired' && row.expire_signature !== null);
+        });
+        return booked ? (true as const) : undefined;
+      } finally {
+        reader.close();
+      }
+    },
+    ms,
+    "every wager's end booked in the keeper's records",
+    250,
   ).catch((error: Error) => error);
 }
 

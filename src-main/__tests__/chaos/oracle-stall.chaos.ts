@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keeperTestbed, waitFor } from '../../keeper/__tests__/keeper-test-helpers';
-import { endings, keeperKeyFile, killAll, openAtPace, startKeeperProcess, waitAllClosed, type KeeperRun } from './chaos-harness';
+import { endings, waitRecordsBooked, keeperKeyFile, killAll, openAtPace, startKeeperProcess, waitAllClosed, type KeeperRun } from './chaos-harness';
 import { checkConservation, conservationBaseline, poolOf } from './conservation';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
@@ -63,6 +63,7 @@ describe('an oracle stalled for 200 slots', () => {
     }
     for (const end of ends.slice(STALLED_WAGERS)) expect(end.names, end.wager).toEqual(['WagerOpened', 'WagerRandomnessRequested', 'WagerSettled']);
 
+    await waitRecordsBooked(db, [...stalled, ...after], 30_000); // booked after the chain closed them: confirmations come late under faults
     const conservation = await checkConservation({ rpc: bed.rpc, program: bed.parts.program, baseline, dbFile: db, wagers: [...stalled, ...after] });
     expect(conservation.mismatches, JSON.stringify({ ...conservation, outcomes: undefined }, null, 1)).toEqual([]);
     expect(conservation.events).toMatchObject({ opened: STALLED_WAGERS + AFTER_WAGERS, expired: STALLED_WAGERS, settled: AFTER_WAGERS });

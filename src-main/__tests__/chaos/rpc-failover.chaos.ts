@@ -37,8 +37,8 @@ const OUTAGE_MS = Number(process.env.CHAOS_FAILOVER_OUTAGE_MS ?? 120_000);
  * cluster, before any endpoint is used for reads: it has no slot, so a lagging node answers it as well.
  */
 const PROBE_METHODS = new Set(['getSlot', 'getGenesisHash', 'localnet_manifest']);
-/** A URL as the keeper's logs show it (the log scrubber writes the root path's slash). */
-const asLogged = (url: string) => `${url}/`;
+/** A URL as the keeper's logs show it: an endpoint label with nothing secret in it is written as given (issue 33's scrubber). */
+const asLogged = (url: string) => url;
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 
 const bed = keeperTestbed({ prefix: 'chaos-failover-', pumpMs: 400 });

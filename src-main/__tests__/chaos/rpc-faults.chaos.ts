@@ -20,7 +20,7 @@ import { type Address } from '@solana/kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keeperTestbed } from '../../keeper/__tests__/keeper-test-helpers';
 import { startChaosRpcProxy, startWebSocketDropper, type ChaosRpcProxy, type WebSocketDropper } from './chaos-proxies';
-import { endings, keeperKeyFile, killAll, openAtPace, startKeeperProcess, waitAllClosed, type KeeperRun } from './chaos-harness';
+import { endings, waitRecordsBooked, keeperKeyFile, killAll, openAtPace, startKeeperProcess, waitAllClosed, type KeeperRun } from './chaos-harness';
 import { checkConservation, conservationBaseline, poolOf } from './conservation';
 
 const WAGERS = Number(process.env.CHAOS_RPC_WAGERS ?? 150);
@@ -78,6 +78,7 @@ describe('a keeper behind an RPC failing 20 % of calls and a WebSocket dropped e
     expect(stats.retryAfterGapsMs.length, JSON.stringify(report, null, 1)).toBeGreaterThan(0);
     expect(Math.min(...stats.retryAfterGapsMs), JSON.stringify(stats.retryAfterGapsMs)).toBeGreaterThanOrEqual(1_000);
 
+    await waitRecordsBooked(db, wagers, 30_000); // booked after the chain closed them: confirmations come late under faults
     const conservation = await checkConservation({ rpc: bed.rpc, program: bed.parts.program, baseline, dbFile: db, wagers });
     expect(conservation.mismatches, JSON.stringify({ ...conservation, outcomes: undefined }, null, 1)).toEqual([]);
     expect(conservation.events).toMatchObject({ opened: WAGERS, settled: WAGERS, expired: 0 });
