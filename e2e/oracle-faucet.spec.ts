@@ -1,5 +1,6 @@
 /** The oracle monitor and its stall banner, and the faucet, as a tester drives them on the embedded localnet. */
-import { generateKeyPairSigner } from '@solana/kit';
+import { address, createSolanaRpc, generateKeyPairSigner, lamports } from '@solana/kit';
+import { operatorApi } from './chain-actions';
 import { attachScreenshot, expect, openWager, test } from './console-fixture';
 
 test('stalling the local oracle raises the banner, a waiting wager expires on screen, and resuming clears it', async ({ consolePage: page, serve }, testInfo) => {
@@ -29,7 +30,17 @@ test('stalling the local oracle raises the banner, a waiting wager expires on sc
   await attachScreenshot(page, testInfo, 'oracle-resumed');
 });
 
-test('a faucet claim succeeds and a second one shows the countdown to the next', async ({ consolePage: page }, testInfo) => {
+test('a faucet claim succeeds and a second one shows the countdown to the next', async ({ consolePage: page, serve }, testInfo) => {
+  // The faucet pauses while the keeper's SOL is under its balance warning (issue 33), and another spec of
+  // this worker's serve (earnings-sweep) may have swept the keeper down to its reserve: top it up first,
+  // as an operator would, and wait until the chain shows it.
+  const { keeper } = await operatorApi(serve.ready.console)<{ keeper: { address: string } }>('status');
+  const rpc = createSolanaRpc(serve.ready.rpcUrl);
+  const keeperAddress = address(keeper.address);
+  const before = (await rpc.getBalance(keeperAddress, { commitment: 'confirmed' }).send()).value;
+  await rpc.requestAirdrop(keeperAddress, lamports(5_000_000_000n)).send();
+  await expect.poll(async () => (await rpc.getBalance(keeperAddress, { commitment: 'confirmed' }).send()).value > before, { timeout: 30_000 }).toBe(true);
+
   const wallet = (await generateKeyPairSigner()).address;
   await page.getByRole('link', { name: 'Faucet' }).click();
   await expect(page.getByText(/per claim; \d+ of \d+ claims left today/)).toBeVisible();
