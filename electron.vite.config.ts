@@ -37,6 +37,9 @@ export default defineConfig({
     root: resolve(import.meta.dirname, 'src-renderer'),
     // Relative asset URLs: the same build loads from file:// in Electron and from /console/ over http.
     base: './',
+    // The renderer imports src-shared (the contract, units, rules) through this alias and nothing else of ours
+    // outside src-renderer (src-main/__tests__/renderer-imports.test.ts keeps it so).
+    resolve: { alias: { '@shared': resolve(import.meta.dirname, 'src-shared') } },
     plugins: [react()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),

@@ -10,6 +10,8 @@ const configHome = mkdtempSync(join(tmpdir(), 'wager-keeper-test-config-'));
 const dataHome = mkdtempSync(join(tmpdir(), 'wager-keeper-test-data-'));
 
 export default defineConfig({
+  // The renderer's models import src-shared as @shared (electron.vite.config.ts); their tests run here.
+  resolve: { alias: { '@shared': join(import.meta.dirname, 'src-shared') } },
   test: {
     include: ['**/__tests__/**/*.test.ts'],
     env: { XDG_CONFIG_HOME: configHome, XDG_DATA_HOME: dataHome },

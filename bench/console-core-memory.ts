@@ -7,8 +7,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openHeadlessSettings } from '../src-main/operator/console-settings';
-import { createOperatorService } from '../src-main/operator/operator-service';
+import { openHeadlessSettings } from '../src-main/runtime/console-settings';
+import { createOperatorService } from '../src-main/runtime/operator-service';
 import { openDatabase, transaction } from '../src-main/store/database';
 import { createWagerRecordStore } from '../src-main/store/wager-records';
 import { getAddressDecoder } from '@solana/kit';

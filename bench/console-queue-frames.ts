@@ -10,8 +10,12 @@
 import { chromium } from '@playwright/test';
 import { listenPublicApi } from '../src-main/api/public-api';
 import { CONSOLE_UI_DIRECTORY } from '../src-main/commands/console-host';
-import { createOperatorHttp } from '../src-main/operator/operator-http';
-import type { OperatorApi, OperatorEvent, QueueRow, StatusView, WagerState } from '../src-main/operator/operator-interface';
+import { createOperatorHttp } from '../src-main/operator-http/operator-http';
+import type { OperatorApi } from '../src-shared/contract/operator-api';
+import type { OperatorEvent } from '../src-shared/contract/events';
+import type { QueueRow } from '../src-shared/contract/activity';
+import type { StatusView } from '../src-shared/contract/status';
+import type { WagerState } from '../src-shared/crank-vocabulary';
 
 const wagers = Number(process.argv[2] ?? 10_000);
 const seconds = Number(process.argv[3] ?? 8);

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { startKeeperCore } from '../src-main/runtime/keeper-core';
 import { openLocalnetWager } from '../src-main/localnet/dev-app-wager';
 import { startLocalnet } from '../src-main/localnet/localnet';
-import { inspectWager } from '../src-main/operator/wager-inspection';
-import { readWagerTransaction } from '../src-main/operator/wager-transaction';
-import { chainFailedAttempts } from '../src-main/operator/wager-transaction-attempts';
+import { inspectWager } from '../src-main/read-models/wager-inspection';
+import { readWagerTransaction } from '../src-main/read-models/wager-transaction';
+import { chainFailedAttempts } from '../src-main/read-models/wager-transaction-attempts';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 
 const count = Number(process.argv[2] ?? 10);

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StatusView } from '../src-main/operator/operator-interface';
+import type { StatusView } from '../src-shared/contract/status';
 import {
   attachScreenshot,
   expect,

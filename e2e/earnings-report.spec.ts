@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EarningsTotals } from '../src-main/operator/operator-interface';
+import type { EarningsTotals } from '../src-shared/contract/activity';
 import { attachScreenshot, expect, test } from './console-fixture';
 
 const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');

@@ -10,7 +10,7 @@ import { address, createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS, getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstructionAsync } from '@solana-program/token';
 import { openLocalnetWager } from '../src-main/localnet/dev-app-wager';
 import { fetchLocalnetManifest } from '../src-main/localnet/localnet-admin-client';
-import type { QueueRow } from '../src-main/operator/operator-interface';
+import type { QueueRow } from '../src-shared/contract/activity';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { operatorApi, sendInstructions } from './chain-actions';
 import { attachScreenshot, expect, test } from './console-fixture';

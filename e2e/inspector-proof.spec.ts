@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { QueueRow } from '../src-main/operator/operator-interface';
+import type { QueueRow } from '../src-shared/contract/activity';
 import { operatorApi } from './chain-actions';
 import { BIN, attachScreenshot, expect, test } from './console-fixture';
 

@@ -33,7 +33,7 @@ import {
 import type { Page } from '@playwright/test';
 import { openLocalnetWager } from '../src-main/localnet/dev-app-wager';
 import { fetchLocalnetManifest } from '../src-main/localnet/localnet-admin-client';
-import type { QueueRow } from '../src-main/operator/operator-interface';
+import type { QueueRow } from '../src-shared/contract/activity';
 import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../src-main/protocol/wager';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { formatUtc } from '../src-renderer/src/model/time-zone';

@@ -10,7 +10,7 @@
 import { pino, type Logger } from 'pino';
 import { createLogRing, type LogRing } from './diagnostics/log-ring';
 import { openRotatingLogFile, type RotatingLogFile } from './diagnostics/log-file';
-import { scrubSecrets } from './diagnostics/secret-scrub';
+import { scrubSecrets } from '../src-shared/secret-scrub';
 
 const REDACT = [
   'secretKey',

@@ -7,33 +7,13 @@
  * ES module preload.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import {
-  IPC_DESKTOP_GET_PREFERENCES,
-  IPC_DESKTOP_SET_PREFERENCES,
-  IPC_EVENT_CHANNEL,
-  IPC_EXPORT_KEY,
-  IPC_PICK_DEPLOYMENT_FILE,
-  IPC_SAVE_DIAGNOSTICS,
-  IPC_UPDATE_CANCEL_RESTART,
-  IPC_UPDATE_CHECK_NOW,
-  IPC_UPDATE_GET_STATUS,
-  IPC_UPDATE_OPEN_RELEASE,
-  IPC_UPDATE_RESTART,
-  IPC_UPDATE_SET_PREFERENCES,
-  IPC_UPDATE_STATUS_EVENT,
-  OPERATOR_METHODS,
-  ipcChannel,
-  type DesktopPreferencesView,
-  type DiagnosticsSavedView,
-  type KeyExportView,
-  type OperatorArgs,
-  type OperatorBridge,
-  type OperatorEvent,
-  type OperatorMethod,
-  type OperatorReply,
-  type OperatorResult,
-  type UpdateStatusView,
-} from '../src-main/operator/operator-interface';
+import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge, type OperatorReply } from '../src-shared/contract/bridge';
+import { OPERATOR_METHODS, type OperatorArgs, type OperatorMethod, type OperatorResult } from '../src-shared/contract/operator-api';
+import type { DesktopPreferencesView } from '../src-shared/contract/desktop';
+import type { DiagnosticsSavedView } from '../src-shared/contract/diagnostics';
+import type { KeyExportView } from '../src-shared/contract/keys';
+import type { OperatorEvent } from '../src-shared/contract/events';
+import type { UpdateStatusView } from '../src-shared/contract/updates';
 
 const methods = new Set<string>(OPERATOR_METHODS);
 

@@ -33,7 +33,10 @@ import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, startDesktopHost, type DesktopHost } from '../../e2e/desktop/desktop-host';
-import type { OperatorEvent, OperatorReply, StatusView, StepView } from '../operator/operator-interface';
+import type { OperatorEvent } from '../../src-shared/contract/events';
+import type { OperatorReply } from '../../src-shared/contract/bridge';
+import type { StatusView } from '../../src-shared/contract/status';
+import type { StepView } from '../../src-shared/contract/activity';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const PACK_TIMEOUT_MS = 240_000;

@@ -3,8 +3,8 @@
  * (does it hold, how bad, and a sentence with the figures and what to do). Pure: the engine adds time
  * (debounce, reminders, resolution); readiness.ts reads the critical ones raw.
  */
-import type { AlertName, AlertSeverity, AlertThresholds } from './alert-types';
-import { oracleStallLevel, type OracleWait } from './oracle-stall';
+import type { AlertName, AlertSeverity, AlertThresholds } from '../../src-shared/alert-types';
+import { oracleStallLevel, type OracleWait } from '../../src-shared/oracle-stall';
 
 const LAMPORTS_PER_SOL = 1_000_000_000;
 /** An epoch strike stays news this long (then the notice resolves by itself). */

@@ -6,7 +6,7 @@
  * is tested without waiting.
  */
 import { RESOLVED_SUMMARIES, type ConditionReading } from './alert-conditions';
-import { ALERT_NAMES, type AlertMessage, type AlertName, type AlertSeverity, type AlertThresholds } from './alert-types';
+import { ALERT_NAMES, type AlertMessage, type AlertName, type AlertSeverity, type AlertThresholds } from '../../src-shared/alert-types';
 
 export interface AlertEngineOptions {
   /** Unix ms now. */

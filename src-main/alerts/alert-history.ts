@@ -7,8 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openDatabase, type Database } from '../store/database';
-import type { AlertHistoryEntry } from './alert-types';
-import type { AlertMessage, AlertName } from './alert-types';
+import type { AlertHistoryEntry } from '../../src-shared/alert-types';
+import type { AlertMessage, AlertName } from '../../src-shared/alert-types';
 
 export const ALERT_HISTORY_FILE = 'alerts.db';
 /** Rows kept: the console shows the last 200; older ones are trimmed as new ones come. */

@@ -7,7 +7,7 @@
 import { dirname } from 'node:path';
 import type { ChannelSecrets } from './channels/channel-secrets';
 import { openChannelSecrets } from './channels/channel-secrets';
-import { maskUrl } from '../secrets/mask-url';
+import { maskUrl } from '../../src-shared/mask-url';
 
 /** The secret store's id of the heartbeat URL (channel ids are "FORMAT-HASH", so they never take it). */
 export const HEARTBEAT_SECRET_ID = 'heartbeat';

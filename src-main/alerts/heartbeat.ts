@@ -10,10 +10,10 @@
  * maskUrl (one masking for every secret URL).
  */
 import type { Logger } from 'pino';
-import type { HeartbeatView, Readiness } from './alert-types';
-import { maskUrl } from '../secrets/mask-url';
+import type { HeartbeatView, Readiness } from '../../src-shared/alert-types';
+import { maskUrl } from '../../src-shared/mask-url';
 
-export type { HeartbeatView } from './alert-types';
+export type { HeartbeatView } from '../../src-shared/alert-types';
 
 export const DEFAULT_HEARTBEAT_EVERY_SECONDS = 30;
 /** The longest a ping may take (shorter when the period is): a monitor that hangs must not hold the next beat. */

@@ -4,7 +4,7 @@
  * pass for loopStalledSeconds, the balance below critical, the oracle stalled at the critical level.
  */
 import { CONDITIONS, type AlertSnapshot } from './alert-conditions';
-import type { AlertName, AlertThresholds, Readiness } from './alert-types';
+import type { AlertName, AlertThresholds, Readiness } from '../../src-shared/alert-types';
 
 export const READINESS_CONDITIONS: readonly AlertName[] = ['rpc-failing', 'loop-stalled', 'balance-low', 'oracle-stalled'];
 

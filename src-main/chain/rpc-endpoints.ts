@@ -3,7 +3,8 @@
  * preference, each with its WebSocket URL, and send endpoints that only get transactions (a staked
  * connection, a sender service). `--rpc` repeatable, `--ws` once or once per `--rpc`, `--send-rpc` repeatable.
  */
-import { maskUrl } from '../secrets/mask-url';
+import type { RpcEndpointStatus } from '../../src-shared/contract/status';
+import { maskUrl } from '../../src-shared/mask-url';
 
 export interface ReadEndpoint {
   rpcUrl: string;
@@ -17,28 +18,7 @@ export interface ChainEndpoints {
   sends: string[];
 }
 
-/** One endpoint's live health, for status, metrics and Settings → RPC. */
-export interface RpcEndpointStatus {
-  /** The URL with any API key or token masked. */
-  label: string;
-  role: 'read' | 'send';
-  /** The first --rpc. */
-  preferred: boolean;
-  /** Reads go here now. */
-  inUse: boolean;
-  state: 'healthy' | 'set-aside' | 'other-cluster' | 'unchecked';
-  /** Why set aside ("connection refused", "40 slots behind", "genesis … is not this cluster's"). */
-  reason: string | null;
-  /** ISO time a set-aside endpoint is tried again. */
-  retryAt: string | null;
-  /** Median of recent calls and probes. */
-  latencyMs: number | null;
-  /** 0..1 over the recent window. */
-  errorRate: number;
-  /** Its last seen slot. */
-  slot: number | null;
-  slotsBehind: number | null;
-}
+export type { RpcEndpointStatus };
 
 /** The WebSocket URL a validator serves next to its HTTP RPC: same host, port + 1, ws(s) scheme. */
 export function defaultWebSocketUrl(rpcUrl: string): string {

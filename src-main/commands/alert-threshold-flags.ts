@@ -5,8 +5,8 @@
  * --alert-crank-failures-per-10-min N --alert-expiry-warning-slots N`: every threshold of Settings → Alerts.
  * Each wins over Settings → Alerts for this run (shown read-only there) and is never saved.
  */
-import type { AlertThresholds } from '../alerts/alert-types';
-import { validateAlertThresholds } from '../operator/alert-service';
+import type { AlertThresholds } from '../../src-shared/alert-types';
+import { validateAlertThresholds } from '../operator/alerts-service';
 import { UsageError } from './cli-flags';
 
 const FLAG_THRESHOLDS = {

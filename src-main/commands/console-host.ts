@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { attachLogFile, detachLogFile } from '../logging';
 import { UsageError } from './cli-flags';
-import { openHeadlessSettings } from '../operator/console-settings';
-import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../operator/operator-service';
+import { openHeadlessSettings } from '../runtime/console-settings';
+import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../runtime/operator-service';
 import { defaultDatabasePath, untilSignal } from './keeper-runtime';
 import { projectPath } from '../project-root';
 

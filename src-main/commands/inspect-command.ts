@@ -13,7 +13,7 @@
 import { address, isAddress } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
 import { resolveDeploymentForRpc } from '../deployment/deployment-resolver';
-import { inspectWager } from '../operator/wager-inspection';
+import { inspectWager } from '../read-models/wager-inspection';
 import { parseFlags, UsageError } from './cli-flags';
 
 /** The flags of `inspect` (the usage text in cli.ts lists each; a test checks). */

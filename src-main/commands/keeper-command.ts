@@ -27,7 +27,7 @@ import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
 import { DEFAULT_API_PORT } from './keeper-runtime';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
-import { MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
+import { MAINNET_BETA_GENESIS_HASH } from '../../src-shared/cluster-identity';
 
 /** mainnet-beta's genesis hash: the faucet never runs there, whatever the flags say. */
 

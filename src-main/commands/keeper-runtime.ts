@@ -9,8 +9,8 @@ import type { TrustProxy } from '../api/client-ip';
 import { createPublicApi, listenPublicApi } from '../api/public-api';
 import type { Keeper } from '../keeper/keeper';
 import { createLogger } from '../logging';
-import { createKeeperMetrics } from '../operator/metrics';
-import { createOperatorApp, listenOperator } from '../operator/operator-server';
+import { createKeeperMetrics } from '../metrics/metrics';
+import { createOperatorApp, listenOperator } from '../operator-http/operator-server';
 import { startKeeperCore, type GuardianRunOptions } from '../runtime/keeper-core';
 import { consoleOrigins, listenError, stopInReverse } from '../runtime/listen-errors';
 

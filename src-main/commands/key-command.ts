@@ -12,8 +12,8 @@
 import { createSolanaRpc } from '@solana/kit';
 import { text } from 'node:stream/consumers';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { clusterNameOf, describeRpcFailure } from '../chain/cluster-identity';
-import type { ClusterName } from '../operator/operator-interface';
+import { clusterNameOf, describeRpcFailure } from '../../src-shared/cluster-identity';
+import type { ClusterName } from '../../src-shared/cluster-identity';
 import {
   clusterKeyAddress,
   exportClusterKey,

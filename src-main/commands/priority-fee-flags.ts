@@ -6,7 +6,7 @@
  * either way a crank's fee never exceeds what it pays the keeper.
  */
 import type { AutoPriorityFeePolicy } from '../chain/priority-fee-estimate';
-import type { OperatorFlags } from '../operator/operator-options';
+import type { OperatorFlags } from '../runtime/operator-options';
 import { UsageError } from './cli-flags';
 
 /** parseArgs options for the priority fee flags (spread into a command's options). */

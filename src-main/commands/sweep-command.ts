@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createChainRpc } from '../chain/rpc-connection';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
-import { clusterNameOf } from '../chain/cluster-identity';
+import { clusterNameOf } from '../../src-shared/cluster-identity';
 import { keychainAccountFor, keyClassOf } from '../runtime/cluster-keys';
 import { readKeychainSigner } from '../secrets/keeper-key';
 import { readKeypairFile } from '../secrets/keypair-bytes';

@@ -7,7 +7,7 @@
 import { isAddress } from '@solana/kit';
 import { checkReserve, parseSol, SweepRefusal } from '../sweep/sweep-plan';
 import { SWEEP_EVERY_SECONDS } from '../operator/sweep-service';
-import type { SweepSettings } from '../operator/operator-interface';
+import type { SweepSettings } from '../../src-shared/contract/sweep';
 import { UsageError } from './cli-flags';
 
 /** parseArgs options for the sweep flags (spread into a command's options). */

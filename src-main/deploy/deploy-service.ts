@@ -21,7 +21,7 @@ import { findProgramDataAddress } from '../chain/upgradeable-loader';
 import { DEPLOYMENT_VERSION, formatDeployment, parseDeployment, parseDeploymentText, type Deployment } from '../protocol/deployment';
 import { clusterNameFromGenesis, saveDeploymentToFolder } from '../deployment/deployment-finder';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
-import { describeRpcFailure, MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
+import { describeRpcFailure, MAINNET_BETA_GENESIS_HASH } from '../../src-shared/cluster-identity';
 import { readProgramKeypair } from '../protocol/program-artifacts';
 import { formatUnits } from '../protocol/units';
 import { formatUsdcAmount } from '../protocol/usdc-amount';

@@ -7,7 +7,7 @@
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KNOWN_GENESIS_HASHES } from '../chain/cluster-identity';
+import { KNOWN_GENESIS_HASHES } from '../../src-shared/cluster-identity';
 import { formatDeployment, parseDeploymentText, type Deployment, type DeploymentClusterName } from '../protocol/deployment';
 import { projectPath } from '../project-root';
 

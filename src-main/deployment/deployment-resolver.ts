@@ -7,7 +7,7 @@ import { address, type Address } from '@solana/kit';
 import { createChainRpc } from '../chain/rpc-connection';
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import type { AnyLocalnetManifest, LocalnetManifest } from '../localnet/localnet';
-import { describeRpcFailure } from '../chain/cluster-identity';
+import { describeRpcFailure } from '../../src-shared/cluster-identity';
 import { parseDeployment, type Deployment, type DeploymentClusterName } from '../protocol/deployment';
 import { clusterNameFromGenesis, locateDeployment, readDeploymentFile, type DeploymentSource } from './deployment-finder';
 

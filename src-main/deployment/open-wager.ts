@@ -21,8 +21,8 @@ import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/t
 import type { Deployment } from '../protocol/deployment';
 import { deploymentPaytable } from './deployment-resolver';
 import { refusalLine } from '../protocol/program-error-sentences';
-import { findNetworkStatePda } from '../protocol/oracle/index';
-import { getOpenWagerForApp } from '../protocol/wager/index';
+import { findNetworkStatePda } from '../protocol/oracle';
+import { getOpenWagerForApp } from '../protocol/wager';
 import { TransactionFailedError } from '../chain/transaction-sender';
 import { beneficiaryAccount } from '../chain/usdc-beneficiary';
 

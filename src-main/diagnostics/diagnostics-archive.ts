@@ -9,7 +9,7 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { create } from 'tar';
-import { scrubSecrets } from './secret-scrub';
+import { scrubSecrets } from '../../src-shared/secret-scrub';
 
 export interface DiagnosticsSources {
   /** Each JSON part by its file name (health.json, status.json, ...): read now. */

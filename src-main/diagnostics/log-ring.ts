@@ -5,31 +5,9 @@
  */
 export const LOG_RING_SIZE = 2000;
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
-export type LogLevelName = (typeof LOG_LEVELS)[number];
+import { LOG_LEVELS, type LogLevelName, type LogLine, type LogQuery } from '../../src-shared/contract/diagnostics';
+export { LOG_LEVELS, type LogLevelName, type LogLine, type LogQuery };
 
-export interface LogLine {
-  seq: number;
-  /** Unix ms. */
-  time: number;
-  level: LogLevelName;
-  /** The logger's name: keeper, desktop, ... */
-  name: string;
-  msg: string;
-  /** Everything else the line carried (pid and hostname left out). */
-  fields: Record<string, unknown>;
-}
-
-export interface LogQuery {
-  /** The lowest level shown (default: every line). */
-  level?: 'debug' | 'info' | 'warn' | 'error';
-  /** Case-insensitive, in the message, the logger's name and the fields. */
-  search?: string;
-  /** At most this many lines, the newest (default 500, at most LOG_RING_SIZE). */
-  limit?: number;
-  /** Only lines after this sequence number (follow mode). */
-  after?: number;
-}
 
 /** pino's numeric levels: 10 trace … 60 fatal. */
 const levelName = (level: unknown): LogLevelName =>

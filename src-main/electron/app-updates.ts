@@ -22,7 +22,7 @@
  * `autoInstallOnAppQuit` is off: an update installs only when the operator chooses it.
  */
 import type { AppUpdater, ProgressInfo, UpdateInfo } from 'electron-updater';
-import type { UpdatePreferences, UpdateStatusView } from '../operator/update-interface';
+import type { UpdatePreferences, UpdateStatusView } from '../../src-shared/contract/updates';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 import { readInstallFacts } from './update-install-facts';
 import {

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { IPC_EVENT_CHANNEL, IPC_UPDATE_STATUS_EVENT } from '../operator/operator-interface';
+import { IPC_EVENT_CHANNEL, IPC_UPDATE_STATUS_EVENT } from '../../src-shared/contract/bridge';
 import { createAppUpdates, type AppUpdatesOptions } from './app-updates';
 import { registerUpdateChannels } from './update-channels';
 import { updateTrayItem } from './update-tray-item';

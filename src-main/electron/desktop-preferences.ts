@@ -5,7 +5,7 @@
  * have no window, tray or login item. Start at login is read back from the system (the login item or the
  * autostart file), so Settings never shows a choice the system does not hold.
  */
-import type { DesktopPreferences, DesktopPreferencesView } from '../operator/operator-interface';
+import type { DesktopPreferences, DesktopPreferencesView } from '../../src-shared/contract/desktop';
 import type { PreferencesAccess } from './ipc-channels';
 import { LoginItemRefused, type LoginItem } from './login-item';
 

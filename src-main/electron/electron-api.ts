@@ -4,7 +4,8 @@
  * sees it, and a logger.
  */
 import type * as ElectronModule from 'electron';
-import type { OperatorApi, OperatorEvent } from '../operator/operator-interface';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
+import type { OperatorEvent } from '../../src-shared/contract/events';
 
 export type Electron = Pick<
   typeof ElectronModule,

@@ -6,13 +6,9 @@
  */
 import type * as ElectronModule from 'electron';
 import { join } from 'node:path';
-import {
-  IPC_EXPORT_KEY,
-  type KeyCluster,
-  type KeyExportView,
-  type OperatorApi,
-  type OperatorReply,
-} from '../operator/operator-interface';
+import { IPC_EXPORT_KEY, type OperatorReply } from '../../src-shared/contract/bridge';
+import type { KeyCluster, KeyExportView } from '../../src-shared/contract/keys';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { Electron } from './electron-api';
 import { REFUSED } from './ipc-channels';
 import type { ConsoleWindows, IpcSender } from './window';

@@ -4,18 +4,9 @@
  * preferences. Every handler first checks, before any await (senderFrame may be null after one), that the
  * call comes from the console window's main frame on the console page; anything else is refused.
  */
-import {
-  IPC_DESKTOP_GET_PREFERENCES,
-  IPC_DESKTOP_SET_PREFERENCES,
-  IPC_PICK_DEPLOYMENT_FILE,
-  OPERATOR_METHODS,
-  ipcChannel,
-  type DesktopPreferences,
-  type DesktopPreferencesView,
-  type OperatorApi,
-  type OperatorMethod,
-  type OperatorReply,
-} from '../operator/operator-interface';
+import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_PICK_DEPLOYMENT_FILE, ipcChannel, type OperatorReply } from '../../src-shared/contract/bridge';
+import { OPERATOR_METHODS, type OperatorApi, type OperatorMethod } from '../../src-shared/contract/operator-api';
+import type { DesktopPreferences, DesktopPreferencesView } from '../../src-shared/contract/desktop';
 import type { Electron } from './electron-api';
 import type { ConsoleWindows, IpcSender } from './window';
 

@@ -17,9 +17,9 @@ import {
   preparePrivateSettings,
   SETTINGS_FILE_MODE,
   type SettingsBackend,
-} from '../operator/console-settings';
-import type { ConsoleSettings } from '../operator/operator-interface';
-import { createOperatorService } from '../operator/operator-service';
+} from '../runtime/console-settings';
+import type { ConsoleSettings } from '../../src-shared/contract/settings';
+import { createOperatorService } from '../runtime/operator-service';
 import { useOwnUserDataFolder } from './app-folders';
 import { runDesktopApp } from './desktop-app';
 import {

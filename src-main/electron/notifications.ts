@@ -3,8 +3,8 @@
  * 'failed' (an error string) instead. The first failure is logged (once, not per notification); the state
  * they announce stays visible anyway, in the window (stall banners) and the tray (its state in words).
  */
-import type { AlertMessage } from '../alerts/alert-types';
-import { scrubSecrets } from '../diagnostics/secret-scrub';
+import type { AlertMessage } from '../../src-shared/alert-types';
+import { scrubSecrets } from '../../src-shared/secret-scrub';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 
 export type Notify = (message: { title: string; body: string }) => void;

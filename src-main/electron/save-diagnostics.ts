@@ -7,11 +7,8 @@
 import type * as ElectronModule from 'electron';
 import { join } from 'node:path';
 import { diagnosticsFileName } from '../diagnostics/diagnostics-archive';
-import {
-  IPC_SAVE_DIAGNOSTICS,
-  type DiagnosticsSavedView,
-  type OperatorReply,
-} from '../operator/operator-interface';
+import { IPC_SAVE_DIAGNOSTICS, type OperatorReply } from '../../src-shared/contract/bridge';
+import type { DiagnosticsSavedView } from '../../src-shared/contract/diagnostics';
 import type { Electron } from './electron-api';
 import { REFUSED } from './ipc-channels';
 import type { ConsoleWindows, IpcSender } from './window';

@@ -8,8 +8,9 @@
  */
 import type * as ElectronModule from 'electron';
 import { join } from 'node:path';
-import { scrubSecrets } from '../diagnostics/secret-scrub';
-import { oracleStallLevel, type HealthView, type StatusView } from '../operator/operator-interface';
+import { scrubSecrets } from '../../src-shared/secret-scrub';
+import { oracleStallLevel } from '../../src-shared/oracle-stall';
+import type { HealthView, StatusView } from '../../src-shared/contract/status';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 
 export const EARNINGS_REFRESH_MS = 30_000;

@@ -4,16 +4,8 @@
  * the window on each change. The release page opens in the system browser from here, with the address the
  * main process found: the page never names what to open.
  */
-import {
-  IPC_UPDATE_CANCEL_RESTART,
-  IPC_UPDATE_CHECK_NOW,
-  IPC_UPDATE_GET_STATUS,
-  IPC_UPDATE_OPEN_RELEASE,
-  IPC_UPDATE_RESTART,
-  IPC_UPDATE_SET_PREFERENCES,
-  type OperatorReply,
-  type UpdatePreferences,
-} from '../operator/operator-interface';
+import { IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, type OperatorReply } from '../../src-shared/contract/bridge';
+import type { UpdatePreferences } from '../../src-shared/contract/updates';
 import type { AppUpdates } from './app-updates';
 import type { Electron } from './electron-api';
 import { REFUSED } from './ipc-channels';

@@ -3,7 +3,7 @@
  * downloaded and verified; while draining, the cranks still in flight (disabled); a notice opens the
  * release page; nothing otherwise.
  */
-import type { UpdateStatusView } from '../operator/update-interface';
+import type { UpdateStatusView } from '../../src-shared/contract/updates';
 
 export interface UpdateTrayItem {
   label: string;

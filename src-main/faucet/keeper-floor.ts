@@ -4,7 +4,7 @@
  * 0.05 SOL) and its balance warning (Settings → Alerts or --alert-balance-warning, 0.5 SOL by default).
  * The faucet spends the keeper's own SOL; the keeper's wagers expire if it cannot pay its fees.
  */
-import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
+import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
 import type { EarningsLedger } from '../store/earnings-ledger';
 import { measuredSpend, reserveFor, RESERVE_FLOOR_LAMPORTS } from '../sweep/sweep-plan';
 

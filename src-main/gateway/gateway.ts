@@ -16,7 +16,7 @@ import { solanaNetworkId } from '../chain/network-id';
 import { createSignatureConfirmer } from '../chain/signature-confirmer';
 import { createTransactionSender } from '../chain/transaction-sender';
 import { fetchConfig, fetchNetworkStateBytes } from '../keeper/chain-view';
-import { MAINNET_BETA_GENESIS_HASH } from '../chain/cluster-identity';
+import { MAINNET_BETA_GENESIS_HASH } from '../../src-shared/cluster-identity';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import { checkFeeCoversCost, wagerCost } from './gateway-costs';
 import { createPaymentLedger } from './payment-ledger';

@@ -9,7 +9,7 @@
  */
 import type { Address } from '@solana/kit';
 import { endpointLabel } from '../chain/rpc-endpoints';
-import { scrubSecrets } from '../diagnostics/secret-scrub';
+import { scrubSecrets } from '../../src-shared/secret-scrub';
 import { WagerStatus, type SlotHash } from '../protocol/wager';
 import { IN_PROGRESS_STATES, type WagerRecord } from '../store/wager-records';
 import { decodeWagerAccount, fetchAccounts, fetchSlotHashes, isRequestFulfilled, isWagerAt } from './chain-view';

@@ -6,7 +6,7 @@
  * cluster's, and only when it describes the chain that endpoint serves. Anything else is refused with
  * ManifestNotTrusted, and the callers fall back to the other deployment sources (a file, the data folder).
  */
-import { KNOWN_GENESIS_HASHES } from '../chain/cluster-identity';
+import { KNOWN_GENESIS_HASHES } from '../../src-shared/cluster-identity';
 
 /** A manifest answer that is not believed, with why. */
 export class ManifestNotTrusted extends Error {}

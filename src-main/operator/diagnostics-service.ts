@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachedLogFile, logRing } from '../logging';
-import type { OperatorApi } from './operator-interface';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import { projectPath } from '../project-root';
 import { diagnosticsFileName, writeDiagnosticsArchive, type DiagnosticsSaved } from '../diagnostics/diagnostics-archive';
 

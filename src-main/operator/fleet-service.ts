@@ -3,9 +3,9 @@
  * started with the service and again when that list changes. Serves `fleet()`, and tells the keeper its
  * peers' keys as their health answers them (a peer is never taken for a rival: rival-yield.ts).
  */
-import { createFleetWatch } from './fleet-watch';
-import type { OperatorApi } from './operator-interface';
-import type { ResolvedOperatorOptions } from './operator-options';
+import { createFleetWatch } from '../fleet/fleet-watch';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
+import type { ResolvedOperatorOptions } from '../runtime/operator-options';
 
 export type FleetApi = Pick<OperatorApi, 'fleet'>;
 

@@ -6,9 +6,11 @@ import { address, createSolanaRpc } from '@solana/kit';
 import { fetchConfig } from '../keeper/chain-view';
 import { readGuardianKeyAddress, storeGuardianKey } from '../secrets/guardian-key';
 import { readKeypairFileBytes } from '../secrets/keypair-bytes';
-import type { KeeperControl } from './keeper-control';
-import type { GuardianView, OperatorApi, OperatorEvent } from './operator-interface';
-import type { ResolvedOperatorOptions } from './operator-options';
+import type { KeeperControl } from '../runtime/keeper-control';
+import type { GuardianView } from '../../src-shared/contract/guardian';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
+import type { OperatorEvent } from '../../src-shared/contract/events';
+import type { ResolvedOperatorOptions } from '../runtime/operator-options';
 
 export type GuardianApi = Pick<OperatorApi, 'guardian' | 'setNewWagersPaused' | 'importGuardianKey'>;
 

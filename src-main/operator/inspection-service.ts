@@ -4,14 +4,15 @@
  * the keeper, or deliver its parked payout now.
  */
 import { address, isAddress } from '@solana/kit';
-import { searchAddress } from './address-search';
-import { bookedCrank } from './booked-crank';
-import type { KeeperControl } from './keeper-control';
-import type { InspectionView, OperatorApi } from './operator-interface';
-import type { QueueRows } from './queue-rows';
-import { inspectWager, type InspectionDeployment } from './wager-inspection';
-import { readWagerTransaction, type WagerParties } from './wager-transaction';
-import { chainFailedAttempts, keeperFailedSteps, mergeAttempts } from './wager-transaction-attempts';
+import { searchAddress } from '../read-models/address-search';
+import { bookedCrank } from '../runtime/booked-crank';
+import type { KeeperControl } from '../runtime/keeper-control';
+import type { InspectionView } from '../../src-shared/contract/inspection';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
+import type { QueueRows } from '../runtime/queue-rows';
+import { inspectWager, type InspectionDeployment } from '../read-models/wager-inspection';
+import { readWagerTransaction, type WagerParties } from '../read-models/wager-transaction';
+import { chainFailedAttempts, keeperFailedSteps, mergeAttempts } from '../read-models/wager-transaction-attempts';
 
 export type InspectionApi = Pick<OperatorApi, 'inspect' | 'searchAddress' | 'handToKeeper' | 'claimPayout' | 'wagerTransaction' | 'wagerFailedAttempts'>;
 

@@ -3,11 +3,12 @@
  * operator may send from it (strike the live epoch, claim a struck request) with the keeper's key.
  */
 import { address, isAddress, type Instruction } from '@solana/kit';
-import { bookedCrank } from './booked-crank';
-import type { KeeperControl } from './keeper-control';
-import type { KeeperSide } from './keeper-side';
-import { balanceAfterClaim, claimInstruction, readLiquidity, simulatorFor, strikeInstruction, type LiquidityContext } from './liquidity-view';
-import type { CrankActionView, OperatorApi } from './operator-interface';
+import { bookedCrank } from '../runtime/booked-crank';
+import type { KeeperControl } from '../runtime/keeper-control';
+import type { KeeperSide } from '../runtime/keeper-side';
+import { balanceAfterClaim, claimInstruction, readLiquidity, simulatorFor, strikeInstruction, type LiquidityContext } from '../read-models/liquidity-view';
+import type { CrankActionView } from '../../src-shared/contract/liquidity';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
 
 export type LiquidityApi = Pick<OperatorApi, 'liquidity' | 'strikeEpoch' | 'claimLiquidity'>;
 

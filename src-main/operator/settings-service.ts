@@ -4,12 +4,15 @@
  * and testing an RPC before switching to it.
  */
 import type { HeartbeatUrlStore } from '../alerts/heartbeat-url-store';
-import { maskUrl } from '../secrets/mask-url';
-import { testRpcConnection } from './rpc-connection-test';
-import { validateSettingsChanges } from './console-settings';
-import type { KeeperControl } from './keeper-control';
-import type { ClusterSetting, KeyView, OperatorApi, OperatorEvent } from './operator-interface';
-import { settingsFixedByFlags, type ResolvedOperatorOptions } from './operator-options';
+import { maskUrl } from '../../src-shared/mask-url';
+import { testRpcConnection } from '../chain/rpc-connection-test';
+import { validateSettingsChanges } from '../runtime/console-settings';
+import type { KeeperControl } from '../runtime/keeper-control';
+import type { ClusterSetting } from '../../src-shared/contract/cluster';
+import type { KeyView } from '../../src-shared/contract/keys';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
+import type { OperatorEvent } from '../../src-shared/contract/events';
+import { settingsFixedByFlags, type ResolvedOperatorOptions } from '../runtime/operator-options';
 
 export type SettingsApi = Pick<OperatorApi, 'settings' | 'saveSettings' | 'testConnection'>;
 

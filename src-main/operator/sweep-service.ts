@@ -19,17 +19,12 @@ import {
   type SweepPlan,
 } from '../sweep/sweep-plan';
 import { createSweeper, type Sweeper } from '../sweep/sweeper';
-import { DEFAULT_SWEEP_SETTINGS } from './console-settings';
-import type { KeeperControl } from './keeper-control';
-import {
-  SWEEP_SETTING_FLAGS,
-  type OperatorApi,
-  type OperatorEvent,
-  type SweepPlanView,
-  type SweepRecordView,
-  type SweepSettings,
-} from './operator-interface';
-import type { ResolvedOperatorOptions } from './operator-options';
+import { DEFAULT_SWEEP_SETTINGS } from '../runtime/console-settings';
+import type { KeeperControl } from '../runtime/keeper-control';
+import { SWEEP_SETTING_FLAGS, type SweepPlanView, type SweepRecordView, type SweepSettings } from '../../src-shared/contract/sweep';
+import type { OperatorApi } from '../../src-shared/contract/operator-api';
+import type { OperatorEvent } from '../../src-shared/contract/events';
+import type { ResolvedOperatorOptions } from '../runtime/operator-options';
 
 export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' | 'sweepNow'>;
 

@@ -9,7 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../store/database';
-import { baseUnitsDecimal, csvDocument } from './csv';
+import { baseUnitsDecimal, csvDocument } from '../../src-shared/csv';
 
 export type ReportGranularity = 'crank' | 'day';
 

@@ -6,8 +6,8 @@
  * 0600 backup file; only addresses are returned.
  */
 import type { KeyPairSigner } from '@solana/kit';
-import type { ClusterName } from '../chain/cluster-identity';
-import type { KeyClass } from '../secrets/key-class';
+import type { ClusterName } from '../../src-shared/cluster-identity';
+import type { KeyClass } from '../../src-shared/key-class';
 import {
   KEYCHAIN_ACCOUNT,
   KeychainUnavailableError,

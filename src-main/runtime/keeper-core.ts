@@ -13,7 +13,7 @@ import type { ChainEndpoints } from '../chain/rpc-endpoints';
 import type { FaucetService } from '../faucet/faucet-service';
 import { createFaucet } from '../faucet/faucet';
 import { createKeeperFloor } from '../faucet/keeper-floor';
-import { DEFAULT_ALERT_THRESHOLDS } from '../alerts/alert-types';
+import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
 import { assertIsDeploymentGuardian, createGuardian, GuardianKeyError, type Guardian, type GuardianSettings } from '../keeper/guardian';
 import { createKeeper, type Keeper } from '../keeper/keeper';
 import type { Shard } from '../keeper/shard';

@@ -4,28 +4,12 @@
  * earned minus the fees spent. Read from the step log and the earnings ledger the keeper already writes,
  * so the console's Overview can say which step costs or earns what.
  */
+import type { StepTally } from '../../src-shared/contract/activity';
 import type { Database } from './database';
 import type { CrankStep } from './earnings-ledger';
 import { firstWholeHour, type StepLogOutcome } from './step-log';
 
-export interface StepTally {
-  step: CrankStep;
-  tried: number;
-  landed: number;
-  /** Landed by another keeper first. */
-  lost: number;
-  /** Not sent: not the right moment any more, or its fee would exceed what it pays. */
-  skipped: number;
-  failed: number;
-  /** Failures by reason (the refusal's code or the error's first words), most frequent first. */
-  failures: { reason: string; count: number }[];
-  /** Skips by reason (e.g. the fee would exceed what the step pays), most frequent first. */
-  skips: { reason: string; count: number }[];
-  /** Crank fees received by this keeper. */
-  receivedLamports: number;
-  /** Transaction fees this keeper paid for them. */
-  feeLamports: number;
-}
+export type { StepTally };
 
 /** The most reasons listed per step; the rest are counted under "other". */
 const MAX_REASONS = 4;

@@ -4,7 +4,7 @@
  * matches the page's first paint; the status replaces them as soon as it arrives. Null in the desktop app
  * (its page is a file) or on a page without the block.
  */
-import type { FirstGlance } from '../../src-main/operator/operator-interface';
+import type { FirstGlance } from '@shared/contract/cluster';
 
 const CLUSTER_NAMES = new Set(['localnet', 'devnet', 'testnet', 'mainnet-beta', 'custom']);
 

@@ -5,7 +5,9 @@
  * Nothing polls. When the event stream comes back after a drop, or the core restarted, everything is read again.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { OperatorEvent, QueueRow, StatusView } from '../../src-main/operator/operator-interface';
+import type { OperatorEvent } from '@shared/contract/events';
+import type { QueueRow } from '@shared/contract/activity';
+import type { StatusView } from '@shared/contract/status';
 import { mergeRecords, pruneFinished, type QueueIndex } from './model/queue';
 import type { ConnectionState, ConsoleTransport } from './transport';
 

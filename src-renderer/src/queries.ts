@@ -1,7 +1,7 @@
 /** The server data of the screens, as TanStack queries over the operator bridge (live events keep them fresh). */
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import type { OperatorBridge } from '../../src-main/operator/operator-interface';
+import type { OperatorBridge } from '@shared/contract/bridge';
 import type { EarningsRange } from './model/earnings';
 import { startOfLocalDay } from './model/format';
 import { indexQueue, type QueueIndex } from './model/queue';

@@ -3,14 +3,9 @@
  * (Electron IPC), or the headless console's HTTP + SSE API with the per-run token from the URL. Every
  * screen calls the same `OperatorBridge`; only this file knows which one it is.
  */
-import {
-  OPERATOR_HTTP,
-  type OperatorArgs,
-  type OperatorBridge,
-  type OperatorEvent,
-  type OperatorMethod,
-  type OperatorResult,
-} from '../../src-main/operator/operator-interface';
+import { OPERATOR_HTTP, type OperatorBridge } from '@shared/contract/bridge';
+import type { OperatorArgs, OperatorMethod, OperatorResult } from '@shared/contract/operator-api';
+import type { OperatorEvent } from '@shared/contract/events';
 
 declare global {
   interface Window {

@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnet, type BareLocalnet } from '../../localnet/localnet';
 import { eventually, type LocalRpc } from '../../localnet/__tests__/localnet-test-helpers';
-import { CONSOLE_SETTINGS_DEFAULTS, DEFAULT_SWEEP_SETTINGS } from '../../operator/console-settings';
-import type { KeeperControl } from '../../operator/keeper-control';
-import type { ConsoleSettings } from '../../operator/operator-interface';
+import { CONSOLE_SETTINGS_DEFAULTS, DEFAULT_SWEEP_SETTINGS } from '../../runtime/console-settings';
+import type { KeeperControl } from '../../runtime/keeper-control';
+import type { ConsoleSettings } from '../../../src-shared/contract/settings';
 import { createSweepService } from '../../operator/sweep-service';
 import { openDatabase, type Database } from '../../store/database';
 

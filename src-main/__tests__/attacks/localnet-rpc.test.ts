@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { MAINNET_BETA_GENESIS_HASH } from '../../chain/cluster-identity';
+import { MAINNET_BETA_GENESIS_HASH } from '../../../src-shared/cluster-identity';
 import { resolveDeploymentForRpc } from '../../deployment/deployment-resolver';
 import { startLocalnet, type BareLocalnet } from '../../localnet/localnet';
 import { fetchLocalnetManifest, localOracleStatus } from '../../localnet/localnet-admin-client';

@@ -21,8 +21,8 @@ import { connectToChain } from '../../chain/rpc-connection';
 import { createKeeper } from '../../keeper/keeper';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { attachLogFile, createLogger, detachLogFile, logRing } from '../../logging';
-import { openHeadlessSettings } from '../../operator/console-settings';
-import { createOperatorService, type OperatorService } from '../../operator/operator-service';
+import { openHeadlessSettings } from '../../runtime/console-settings';
+import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
 import { WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { openDatabase } from '../../store/database';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../../api/public-api';
 import { DEFAULT_GATEWAY_RATE_LIMITS } from '../../gateway/gateway-app';
 import type { KeeperService } from '../../keeper/keeper-service';
-import { OPERATOR_ERRORS } from '../../operator/operator-http';
+import { OPERATOR_ERRORS } from '../../operator-http/operator-http';
 import { rawRequest, type RawResponse } from '../../api/__tests__/raw-http';
 import { startServe, type ServeProcess } from './serve-process';
 

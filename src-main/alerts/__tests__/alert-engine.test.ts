@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ConditionReading } from '../alert-conditions';
 import { createAlertEngine } from '../alert-engine';
 import { alertHistoryPath, openAlertHistory } from '../alert-history';
-import { ALERT_NAMES, DEFAULT_ALERT_THRESHOLDS, type AlertMessage, type AlertName } from '../alert-types';
+import { ALERT_NAMES, DEFAULT_ALERT_THRESHOLDS, type AlertMessage, type AlertName } from '../../../src-shared/alert-types';
 
 const quiet = Object.fromEntries(ALERT_NAMES.map((name) => [name, { holds: false, severity: 'warning', summary: '' }])) as Record<AlertName, ConditionReading>;
 const holding = (alert: AlertName, severity: 'warning' | 'critical' = 'critical', summary = `${alert} holds`) => ({ ...quiet, [alert]: { holds: true, severity, summary } });

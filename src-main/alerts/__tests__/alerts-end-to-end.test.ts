@@ -24,7 +24,7 @@ import { sendInstructions } from '../../deploy/__tests__/deploy-test-helpers';
 import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
 import { fetchLocalnetManifest } from '../../localnet/localnet-admin-client';
 import { generateKeypairWithBytes, keypairFromBytes } from '../../secrets/keypair-bytes';
-import type { AlertMessage } from '../alert-types';
+import type { AlertMessage } from '../../../src-shared/alert-types';
 
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 const run = promisify(execFile);

@@ -4,7 +4,7 @@
  * logged without its secret. Periods of 50 ms; the test waits for beats (onBeat), never for time.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Readiness } from '../alert-types';
+import type { Readiness } from '../../../src-shared/alert-types';
 import { startMonitorReceiver, type MonitorReceiver } from './monitor-receiver';
 import { createHeartbeat, type Heartbeat, type HeartbeatBeat, type HeartbeatView } from '../heartbeat';
 

@@ -2,7 +2,7 @@
  * Discord webhook: `{"content": ...}`, at most 2000 characters (Discord refuses longer ones). Mentions are
  * turned off so a summary can never ping @everyone.
  */
-import type { AlertMessage } from '../alert-types';
+import type { AlertMessage } from '../../../src-shared/alert-types';
 import { alertHeadline, alertOrigin, truncated } from './message-text';
 import type { WebhookRequest } from './webhook-request';
 

@@ -6,8 +6,8 @@
  * scrubbed (secret-scrub.ts) before any channel formats it: no webhook body of any format carries a secret
  * a summary quoted (an RPC URL's key).
  */
-import type { AlertChannel, AlertChannelStatus, AlertMessage } from '../alert-types';
-import { scrubValue } from '../../diagnostics/secret-scrub';
+import type { AlertChannel, AlertChannelStatus, AlertMessage } from '../../../src-shared/alert-types';
+import { scrubValue } from '../../../src-shared/secret-scrub';
 import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhook-sender';
 
 export interface DispatcherLog {

@@ -2,7 +2,7 @@
  * One alert as a line of plain text, for the chat services (Slack, Discord, Telegram): the state and
  * severity first so a phone's notification preview says what matters, then the summary, then where.
  */
-import type { AlertMessage } from '../alert-types';
+import type { AlertMessage } from '../../../src-shared/alert-types';
 
 export function alertHeadline(message: AlertMessage): string {
   if (message.state === 'resolved') return `RESOLVED ${message.alert}`;

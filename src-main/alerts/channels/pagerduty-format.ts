@@ -3,7 +3,7 @@
  * sent in the body and the URL is posted to without it. A firing (or reminder) is a `trigger`, a resolution
  * a `resolve`, both under one dedup key per keeper and alert so PagerDuty keeps one incident and closes it.
  */
-import type { AlertMessage } from '../alert-types';
+import type { AlertMessage } from '../../../src-shared/alert-types';
 import { truncated } from './message-text';
 import { AlertWebhookError, type WebhookRequest } from './webhook-request';
 

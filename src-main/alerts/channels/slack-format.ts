@@ -2,7 +2,7 @@
  * Slack incoming webhook: `{"text": ...}` (the notification's text) with one mrkdwn section block.
  * Slack's mrkdwn treats &, < and > as control characters, so they are escaped in the block.
  */
-import type { AlertMessage } from '../alert-types';
+import type { AlertMessage } from '../../../src-shared/alert-types';
 import { alertHeadline, alertOrigin, alertText } from './message-text';
 import type { WebhookRequest } from './webhook-request';
 

@@ -3,7 +3,7 @@
  * the chat id is taken from the query and sent in the JSON body `{"chat_id", "text"}` (plain text, at most
  * 4096 characters), posted to the URL without the query.
  */
-import type { AlertMessage } from '../alert-types';
+import type { AlertMessage } from '../../../src-shared/alert-types';
 import { alertText, truncated } from './message-text';
 import { AlertWebhookError, type WebhookRequest } from './webhook-request';
 

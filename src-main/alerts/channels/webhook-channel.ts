@@ -3,8 +3,8 @@
  * nothing of the URL (the id is the format and a hash; the label the masked URL).
  */
 import { createHash } from 'node:crypto';
-import type { AlertChannel, AlertMessage } from '../alert-types';
-import { maskUrl } from '../../secrets/mask-url';
+import type { AlertChannel, AlertMessage } from '../../../src-shared/alert-types';
+import { maskUrl } from '../../../src-shared/mask-url';
 import { checkWebhookUrl } from './webhook-flag';
 import { WEBHOOK_FORMAT_DEFINITIONS, type WebhookFormat } from './webhook-formats';
 import { postWebhook, type WebhookSendOptions } from './webhook-sender';

@@ -1,5 +1,5 @@
 /** The webhook formats of `--alert-webhook [FORMAT=]URL` and Settings → Alerts, each with its request builder. */
-import type { AlertChannelKind, AlertMessage } from '../alert-types';
+import type { AlertChannelKind, AlertMessage } from '../../../src-shared/alert-types';
 import { discordRequest } from './discord-format';
 import { jsonRequest } from './json-format';
 import { checkPagerDutyUrl, pagerDutyRequest } from './pagerduty-format';

@@ -4,7 +4,7 @@
  * the service's Retry-After on 429/503; any other 4xx fails at once with the service's answer. Error
  * messages never contain the URL or its secrets.
  */
-import { isPlainSegment } from '../../secrets/mask-url';
+import { isPlainSegment } from '../../../src-shared/mask-url';
 import type { WebhookRequest } from './webhook-request';
 
 export interface WebhookSendOptions {

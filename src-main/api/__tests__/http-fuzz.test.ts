@@ -31,9 +31,9 @@ import { GATEWAY_MAX_BODY_BYTES } from '../../gateway/gateway-app';
 import { serveGateway, type ServedGateway } from '../../gateway/gateway-server';
 import { fundLocalGateway } from '../../gateway/local-gateway-funding';
 import type { LocalnetManifest } from '../../localnet/localnet';
-import { openHeadlessSettings } from '../../operator/console-settings';
-import { OPERATOR_MAX_BODY_BYTES, PROXY_HEADERS } from '../../operator/operator-http';
-import { createOperatorService, type OperatorService } from '../../operator/operator-service';
+import { openHeadlessSettings } from '../../runtime/console-settings';
+import { OPERATOR_MAX_BODY_BYTES, PROXY_HEADERS } from '../../operator-http/operator-http';
+import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
 import { DEFAULT_MAX_BODY_BYTES } from '../public-api';
 import { rawRequest, type RawResponse } from './raw-http';
 

@@ -15,7 +15,7 @@ import { createKeeper, type Keeper } from '../../keeper/keeper';
 import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__/network-faults';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { openDatabase, type Database } from '../../store/database';
-import type { Readiness } from '../../alerts/alert-types';
+import type { Readiness } from '../../../src-shared/alert-types';
 import { createPublicApi, listenPublicApi, type PublicApiServer } from '../public-api';
 
 let localnet: Localnet;

@@ -1,6 +1,6 @@
 /** The alert threshold flags: each sets its threshold for the run; a bad value is a usage error naming the flag and what it must be. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_THRESHOLDS } from '../../alerts/alert-types';
+import { DEFAULT_ALERT_THRESHOLDS } from '../../../src-shared/alert-types';
 import { THRESHOLD_FIELDS } from '../../../src-renderer/src/model/alerts';
 import { ALERT_THRESHOLD_OPTIONS, alertThresholdFlags } from '../alert-threshold-flags';
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDeployment } from '../../protocol/deployment';
-import { KNOWN_GENESIS_HASHES } from '../../chain/cluster-identity';
+import { KNOWN_GENESIS_HASHES } from '../../../src-shared/cluster-identity';
 import { generateKeypairWithBytes } from '../../secrets/keypair-bytes';
 import {
   cleanUp,

@@ -1,7 +1,7 @@
 /** The --sweep-* flags of keeper and serve: what each sets in Settings → Earnings for the run, and the refusals. */
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_SETTINGS_DEFAULTS } from '../../operator/console-settings';
-import { effectiveSettings } from '../../operator/operator-options';
+import { CONSOLE_SETTINGS_DEFAULTS } from '../../runtime/console-settings';
+import { effectiveSettings } from '../../runtime/operator-options';
 import { validateSweepSettings } from '../../operator/sweep-service';
 import { UsageError } from '../cli-flags';
 import { parseDuration, sweepFlags } from '../sweep-flags';

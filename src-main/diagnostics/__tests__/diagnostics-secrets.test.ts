@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { extract } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachLogFile, createLogger, detachLogFile } from '../../logging';
-import { openHeadlessSettings } from '../../operator/console-settings';
-import { createOperatorService, type OperatorService } from '../../operator/operator-service';
+import { openHeadlessSettings } from '../../runtime/console-settings';
+import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
 
 const folder = mkdtempSync(join(tmpdir(), 'wk-diagnostics-'));
 const keypair = Array.from({ length: 64 }, (_, i) => (i * 91 + 7) % 256);

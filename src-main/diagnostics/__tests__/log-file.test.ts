@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { attachLogFile, createLogger, detachLogFile, logRing } from '../../logging';
-import { registerSecret } from '../secret-scrub';
+import { registerSecret } from '../../../src-shared/secret-scrub';
 
 const folder = mkdtempSync(join(tmpdir(), 'wk-logs-'));
 afterAll(async () => {

@@ -4,14 +4,14 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { AlertChannel, AlertMessage } from '../../alerts/alert-types';
+import type { AlertChannel, AlertMessage } from '../../../src-shared/alert-types';
 import { createAlertDispatcher } from '../../alerts/channels/dispatcher';
 import { createNotifier } from '../../electron/notifications';
 import type { DesktopLog, Electron } from '../../electron/electron-api';
 import { keeperState } from '../../electron/tray';
 import type { Keeper } from '../../keeper/keeper';
-import { createKeeperMetrics } from '../../operator/metrics';
-import type { HealthView, StatusView } from '../../operator/operator-interface';
+import { createKeeperMetrics } from '../../metrics/metrics';
+import type { HealthView, StatusView } from '../../../src-shared/contract/status';
 
 const KEY = 'SurfaceKeyPlanted8Rq';
 const quietLog: DesktopLog = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger, logRing } from '../../logging';
-import { maskUrl } from '../../secrets/mask-url';
-import { scrubSecrets, scrubValue } from '../secret-scrub';
+import { maskUrl } from '../../../src-shared/mask-url';
+import { scrubSecrets, scrubValue } from '../../../src-shared/secret-scrub';
 
 const KEY = 'Zq9SecretPlanted7Vx';
 const keypair = Array.from({ length: 64 }, (_, i) => (i * 37 + 11) % 256);

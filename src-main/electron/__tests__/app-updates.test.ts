@@ -16,13 +16,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import electronUpdater from 'electron-updater';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  IPC_UPDATE_GET_STATUS,
-  IPC_UPDATE_STATUS_EVENT,
-  type OperatorApi,
-  type UpdatePreferences,
-  type UpdateStatusView,
-} from '../../operator/operator-interface';
+import { IPC_UPDATE_GET_STATUS, IPC_UPDATE_STATUS_EVENT } from '../../../src-shared/contract/bridge';
+import type { OperatorApi } from '../../../src-shared/contract/operator-api';
+import type { UpdatePreferences, UpdateStatusView } from '../../../src-shared/contract/updates';
 import { createAppUpdates, type AppUpdates } from '../app-updates';
 import { runDesktopApp, type DesktopService } from '../desktop-app';
 import { memoryPreferences } from '../desktop-preferences';

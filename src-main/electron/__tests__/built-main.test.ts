@@ -19,7 +19,9 @@ import {
   startDesktopHost,
   type DesktopHost,
 } from '../../../e2e/desktop/desktop-host';
-import type { OperatorEvent, OperatorReply, StatusView } from '../../operator/operator-interface';
+import type { OperatorEvent } from '../../../src-shared/contract/events';
+import type { OperatorReply } from '../../../src-shared/contract/bridge';
+import type { StatusView } from '../../../src-shared/contract/status';
 
 // out/ of the build under test (out/main/main.js → out/).
 const OUT = dirname(dirname(BUILT_MAIN));

@@ -19,29 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { headlessSettingsDirectory } from '../../operator/console-settings';
-import {
-  IPC_DESKTOP_GET_PREFERENCES,
-  IPC_DESKTOP_SET_PREFERENCES,
-  IPC_EVENT_CHANNEL,
-  IPC_EXPORT_KEY,
-  IPC_PICK_DEPLOYMENT_FILE,
-  IPC_SAVE_DIAGNOSTICS,
-  IPC_UPDATE_CANCEL_RESTART,
-  IPC_UPDATE_CHECK_NOW,
-  IPC_UPDATE_GET_STATUS,
-  IPC_UPDATE_OPEN_RELEASE,
-  IPC_UPDATE_RESTART,
-  IPC_UPDATE_SET_PREFERENCES,
-  IPC_UPDATE_STATUS_EVENT,
-  OPERATOR_METHODS,
-  ipcChannel,
-  type HealthView,
-  type OperatorApi,
-  type OperatorBridge,
-  type OperatorEvent,
-  type StatusView,
-} from '../../operator/operator-interface';
+import { headlessSettingsDirectory } from '../../runtime/console-settings';
+import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge } from '../../../src-shared/contract/bridge';
+import { OPERATOR_METHODS, type OperatorApi } from '../../../src-shared/contract/operator-api';
+import type { HealthView, StatusView } from '../../../src-shared/contract/status';
+import type { OperatorEvent } from '../../../src-shared/contract/events';
 import { useOwnUserDataFolder } from '../app-folders';
 import {
   APP_USER_MODEL_ID,
@@ -546,7 +528,7 @@ describe('the sandboxed preload', () => {
   it('exposes exactly window.wagerKeeper: call, onEvent, the file picker and the desktop preferences, over their channels', async () => {
     const { standIn, emit, calls } = await startApp();
     vi.doMock('electron', () => standIn.electron);
-    await import('../../../src-preload/index');
+    await import('../../../src-preload');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
     expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'exportKeyAs', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs', 'updates']);

@@ -4,7 +4,8 @@
  * is written; unconfirmed, not even the dialog opens.
  */
 import { describe, expect, it } from 'vitest';
-import type { KeyExportView, OperatorApi } from '../../operator/operator-interface';
+import type { KeyExportView } from '../../../src-shared/contract/keys';
+import type { OperatorApi } from '../../../src-shared/contract/operator-api';
 import { exportKeyWithDialog } from '../export-key-dialog';
 
 function fakes(savePath: string | null) {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeypairWithBytes } from '../../secrets/keypair-bytes';
 import { cleanUp, fixtureCommand, inSecretServiceSession, isolatedEnv, secretServiceMissing, secretServiceNote } from '../../secrets/__tests__/secret-service-session';
-import type { GuardianActionView, GuardianView } from '../operator-interface';
+import type { GuardianActionView, GuardianView } from '../../../src-shared/contract/guardian';
 
 const fixture = fileURLToPath(new URL('./fixtures/console-guardian-actions.ts', import.meta.url));
 type Answer = { guardian: string } | { view: GuardianView } | { action: GuardianActionView } | { error: string };

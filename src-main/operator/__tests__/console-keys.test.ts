@@ -21,7 +21,7 @@ import {
   secretServiceMissing,
   secretServiceNote,
 } from '../../secrets/__tests__/secret-service-session';
-import type { KeyExportView, KeyView } from '../operator-interface';
+import type { KeyExportView, KeyView } from '../../../src-shared/contract/keys';
 
 const fixture = fileURLToPath(new URL('./fixtures/console-key-actions.ts', import.meta.url));
 type Answer = { key: KeyView } | { error: string };

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
-import { openHeadlessSettings } from '../console-settings';
-import { createOperatorService, type OperatorService } from '../operator-service';
-import type { ConsoleSettings } from '../operator-interface';
+import { openHeadlessSettings } from '../../runtime/console-settings';
+import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import type { ConsoleSettings } from '../../../src-shared/contract/settings';
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {
@@ -92,7 +92,7 @@ describe('the desktop core where litesvm cannot load', () => {
       );
     });
     vi.resetModules();
-    const fresh = (await import('../operator-service')).createOperatorService;
+    const fresh = (await import('../../runtime/operator-service')).createOperatorService;
     const service = await startDesktopCore({ apiPort: 0, cluster: { kind: 'embedded' } }, fresh);
 
     const failed = await service.api.status();

@@ -1,6 +1,6 @@
 /** Settings → Fleet as saved: the shard, the takeover delay and the member URLs are checked with a sentence naming what is wrong. */
 import { describe, expect, it } from 'vitest';
-import { validateSettingsChanges } from '../console-settings';
+import { validateSettingsChanges } from '../../runtime/console-settings';
 
 describe('fleet settings', () => {
   it('saves a shard, a takeover delay and the members (trimmed, without trailing slashes, each once)', () => {

@@ -7,7 +7,7 @@ import { address, getBase64Encoder, type Address } from '@solana/kit';
 import { expect, it } from 'vitest';
 import { findDepositRequestPda, findEpochRecordPda, findPoolPda, getExpireForWager, getPoolDecoder, getRequestDepositInstructionAsync, getWagerDecoder } from '../../protocol/wager';
 import { fundedLiquidityProvider, keeperTestbed, openWager, sendInstructions } from '../../keeper/__tests__/keeper-test-helpers';
-import { balanceAfterClaim, claimInstruction, readLiquidity, sharesFor, simulatorFor, strikeInstruction, type LiquidityContext } from '../liquidity-view';
+import { balanceAfterClaim, claimInstruction, readLiquidity, sharesFor, simulatorFor, strikeInstruction, type LiquidityContext } from '../../read-models/liquidity-view';
 
 const bed = keeperTestbed({ prefix: 'liquidity-checks-', startPump: false });
 

@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForeignCluster, writeLocalnetDeploymentFile, type ForeignCluster } from '../../deployment/__tests__/foreign-cluster';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
-import { openHeadlessSettings } from '../console-settings';
-import type { FaucetClaimView, FaucetView, StatusView } from '../operator-interface';
-import { createOperatorService, type OperatorService } from '../operator-service';
+import { openHeadlessSettings } from '../../runtime/console-settings';
+import type { FaucetClaimView, FaucetView } from '../../../src-shared/contract/faucet';
+import type { StatusView } from '../../../src-shared/contract/status';
+import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {

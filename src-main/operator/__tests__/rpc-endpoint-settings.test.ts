@@ -1,7 +1,7 @@
 /** Settings → RPC as saved: fallback and send endpoints of an RPC cluster are checked, and become the keeper's read and send endpoints. */
 import { describe, expect, it } from 'vitest';
-import { clusterEndpoints } from '../chain-side';
-import { validateSettingsChanges } from '../console-settings';
+import { clusterEndpoints } from '../../runtime/chain-side';
+import { validateSettingsChanges } from '../../runtime/console-settings';
 
 const rpc = { kind: 'rpc' as const, rpcUrl: 'https://rpc-a.example', wsUrl: null };
 

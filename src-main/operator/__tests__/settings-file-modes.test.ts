@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writePrivateFile } from '../../secrets/private-files';
-import { createAlertChannelService } from '../alert-channel-service';
-import { openHeadlessSettings } from '../console-settings';
+import { createAlertChannelService } from '../../alerts/alert-channels';
+import { openHeadlessSettings } from '../../runtime/console-settings';
 
 const root = mkdtempSync(join(tmpdir(), 'settings-modes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -10,8 +10,9 @@ import type {
   AlertChannelKind,
   AlertChannelStatus,
   AlertThresholds,
-} from '../../../src-main/alerts/alert-types';
-import type { AlertSettingsView, SettingsView } from '../../../src-main/operator/operator-interface';
+} from '@shared/alert-types';
+import type { AlertSettingsView } from '@shared/contract/alerts';
+import type { SettingsView } from '@shared/contract/settings';
 import {
   CHANNEL_KIND_TITLES,
   heartbeatStatus,

@@ -1,5 +1,5 @@
 /** What a crank the operator asked for did (Strike epoch, Claim, Claim payout now): the fee, the transaction and a claim's new balance, or the refusal in words. */
-import type { CrankActionView } from '../../../src-main/operator/operator-interface';
+import type { CrankActionView } from '@shared/contract/liquidity';
 import { formatLamports, formatUsdc } from '../model/format';
 import { Address } from './CopyButton';
 

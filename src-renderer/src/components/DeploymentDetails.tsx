@@ -6,7 +6,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import type { ClusterView, DeploymentView } from '../../../src-main/operator/operator-interface';
+import type { ClusterView, DeploymentView } from '@shared/contract/cluster';
 import { explorerUrl } from '../model/format';
 import { useBridge } from '../queries';
 import { CopyButton } from './CopyButton';

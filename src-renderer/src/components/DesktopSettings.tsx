@@ -3,10 +3,7 @@
  * (the preload's bridge offers `desktop`); a browser console has no window or tray of its own to set.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  DesktopPreferences,
-  DesktopPreferencesBridge,
-} from '../../../src-main/operator/operator-interface';
+import type { DesktopPreferences, DesktopPreferencesBridge } from '@shared/contract/desktop';
 import { useBridge } from '../queries';
 import { SettingToggle } from './SettingToggle';
 import { UpdateSettings } from './UpdateSettings';

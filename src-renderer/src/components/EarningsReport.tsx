@@ -4,7 +4,7 @@
  * and saved here through a Blob URL, so only this page and the operator API are involved.
  */
 import { useId, useState, type FormEvent } from 'react';
-import type { EarningsReportView } from '../../../src-main/operator/operator-interface';
+import type { EarningsReportView } from '@shared/contract/activity';
 import { formatSolExact } from '../model/format';
 import { useBridge } from '../queries';
 import { saveCsvFile } from '../save-csv';

@@ -6,7 +6,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { SWEEP_SETTING_FLAGS, type SweepSettings, type SweepView } from '../../../src-main/operator/operator-interface';
+import { SWEEP_SETTING_FLAGS, type SweepSettings, type SweepView } from '@shared/contract/sweep';
 import { formatLamports, formatSolExact, groupDigits } from '../model/format';
 import { parseSweepForm, sweepFormOf, type SweepForm } from '../model/sweep';
 import { useBridge } from '../queries';

@@ -1,5 +1,5 @@
 /** Overview: the other members of this operator's fleet (Settings → Fleet), each from its public /v1/health; one that stopped answering is flagged. */
-import type { FleetMemberView } from '../../../src-main/operator/operator-interface';
+import type { FleetMemberView } from '@shared/contract/fleet';
 import { formatSolExact } from '../model/format';
 import { useFleet, useNow } from '../queries';
 import { Address } from './CopyButton';

@@ -1,7 +1,7 @@
 /** Settings → Fleet: this keeper's shard ("I/N"), the takeover delay, and the other members' APIs the Overview lists. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { SettingsView } from '../../../src-main/operator/operator-interface';
+import type { SettingsView } from '@shared/contract/settings';
 import { useBridge, useStatus } from '../queries';
 import { TextField } from './FieldRow';
 

@@ -5,11 +5,8 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type {
-  ConsoleSettings,
-  GuardianView,
-  SettingsView,
-} from '../../../src-main/operator/operator-interface';
+import type { ConsoleSettings, SettingsView } from '@shared/contract/settings';
+import type { GuardianView } from '@shared/contract/guardian';
 import { useBridge, useGuardian } from '../queries';
 import { Address } from './CopyButton';
 import { PathField, TextField, usePathField } from './FieldRow';

@@ -4,7 +4,8 @@
  * (labels from model/inspection-labels.ts), every address copyable with an Explorer link on public clusters.
  */
 import { useId, useState } from 'react';
-import type { ClusterName, InspectionView } from '../../../src-main/operator/operator-interface';
+import type { ClusterName } from '@shared/cluster-identity';
+import type { InspectionView } from '@shared/contract/inspection';
 import { explorerUrl, formatDuration, formatSol, formatUsdc } from '../model/format';
 import {
   HEX_FIELDS,

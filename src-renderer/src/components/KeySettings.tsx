@@ -8,13 +8,9 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type {
-  KeyClass,
-  KeyCluster,
-  KeyView,
-  ReplacedKeyView,
-  SettingsView,
-} from '../../../src-main/operator/operator-interface';
+import type { KeyClass } from '@shared/key-class';
+import type { KeyCluster, KeyView, ReplacedKeyView } from '@shared/contract/keys';
+import type { SettingsView } from '@shared/contract/settings';
 import { useBridge } from '../queries';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CopyButton } from './CopyButton';

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { GuardianActionView, GuardianView } from '../../../src-main/operator/operator-interface';
+import type { GuardianActionView, GuardianView } from '@shared/contract/guardian';
 import { explorerUrl } from '../model/format';
 import { useBridge, useGuardian, useStatus } from '../queries';
 import { Address } from './CopyButton';

@@ -3,7 +3,7 @@
  * says what it does ("Pause keeper" / "Resume keeper").
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StatusView } from '../../../src-main/operator/operator-interface';
+import type { StatusView } from '@shared/contract/status';
 import { useBridge } from '../queries';
 
 export function PauseSwitch({ status }: { status: StatusView }) {

@@ -1,5 +1,5 @@
 /** The Overview's line on the priority fee the keeper's cranks carry now, and why (the percentile it came from, the cap, or the flag). */
-import type { StatusView } from '../../../src-main/operator/operator-interface';
+import type { StatusView } from '@shared/contract/status';
 import { priorityFeeText } from '../model/rpc-endpoints';
 import { TimeText } from './TimeText';
 

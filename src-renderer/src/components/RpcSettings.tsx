@@ -6,8 +6,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { ClusterSetting, SettingsView, StatusView } from '../../../src-main/operator/operator-interface';
-import { scrubSecrets } from '../../../src-main/diagnostics/secret-scrub';
+import type { ClusterSetting } from '@shared/contract/cluster';
+import type { SettingsView } from '@shared/contract/settings';
+import type { StatusView } from '@shared/contract/status';
+import { scrubSecrets } from '@shared/secret-scrub';
 import {
   addEndpoint,
   savedEndpointsText,

@@ -1,6 +1,6 @@
 /** The sweeps (earnings sent to the operator's wallet), as Settings → Earnings and the Overview list them: amount, when, to, signature. */
 import { useQuery } from '@tanstack/react-query';
-import type { SweepRecordView } from '../../../src-main/operator/operator-interface';
+import type { SweepRecordView } from '@shared/contract/sweep';
 import { formatSolExact } from '../model/format';
 import { useBridge } from '../queries';
 import { Address } from './CopyButton';

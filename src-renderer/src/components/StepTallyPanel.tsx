@@ -1,6 +1,6 @@
 /** Overview: per crank step, what was tried and how it ended, and what it earned net of fees, for the last hour or day. */
 import { useState } from 'react';
-import type { StepTallyView } from '../../../src-main/operator/operator-interface';
+import type { StepTallyView } from '@shared/contract/activity';
 import { formatSol } from '../model/format';
 import { RangeButtons } from './RangeButtons';
 import { useStepTally } from '../queries';

@@ -7,7 +7,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { UpdatesBridge, UpdateStatusView } from '../../../src-main/operator/operator-interface';
+import type { UpdatesBridge, UpdateStatusView } from '@shared/contract/updates';
 import { useBridge } from '../queries';
 
 const KEY = ['updateStatus'];

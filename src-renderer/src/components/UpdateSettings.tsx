@@ -4,7 +4,7 @@
  * turns checking off, Check now, and a self-hosted mirror of the release feed. Desktop app only.
  */
 import { useState } from 'react';
-import type { UpdatePreferences, UpdatesBridge } from '../../../src-main/operator/operator-interface';
+import type { UpdatePreferences, UpdatesBridge } from '@shared/contract/updates';
 import { useBridge } from '../queries';
 import { SettingToggle } from './SettingToggle';
 import { useUpdateAction, useUpdateStatus } from './UpdateBanner';

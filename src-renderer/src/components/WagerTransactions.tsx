@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { InspectionView, WagerTransactionView } from '../../../src-main/operator/operator-interface';
+import type { InspectionView, WagerTransactionView } from '@shared/contract/inspection';
 import { formatSolExact, formatUsdc, groupDigits } from '../model/format';
 import { signedSol, signedUsdc } from '../model/inspection-labels';
 import { wagerSummary } from '../model/wager-summary';

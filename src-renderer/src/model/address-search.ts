@@ -1,6 +1,6 @@
 /** Support's search in the UI: where a search goes (its hash), how a found wager reads in the list, and its CSV. */
-import type { AddressSearchView, FoundWagerView } from '../../../src-main/operator/operator-interface';
-import { baseUnitsDecimal, csvDocument } from '../../../src-main/reports/csv';
+import type { AddressSearchView, FoundWagerView } from '@shared/contract/inspection';
+import { baseUnitsDecimal, csvDocument } from '@shared/csv';
 import { formatUsdc } from './format';
 
 /** Wagers listed per page of the wallet search ("Show more" asks for this many more). */

@@ -9,8 +9,9 @@ import type {
   AlertName,
   AlertThresholds,
   HeartbeatView,
-} from '../../../src-main/alerts/alert-types';
-import type { ActiveAlert, AlertHistoryEntry } from '../../../src-main/operator/operator-interface';
+} from '@shared/alert-types';
+import type { ActiveAlert } from '@shared/contract/alerts';
+import type { AlertHistoryEntry } from '@shared/alert-types';
 import { formatTime, type TimeZoneChoice } from './time-zone';
 
 /** What an operator reads for each condition. */

@@ -1,5 +1,5 @@
 /** Earnings arithmetic for the Overview: net = received − fee, totals, the chart's running total and its wording. */
-import type { EarningsPoint } from '../../../src-main/operator/operator-interface';
+import type { EarningsPoint } from '@shared/contract/activity';
 import { formatSol, LAMPORTS_PER_SOL } from './format';
 
 export interface EarningsRange {

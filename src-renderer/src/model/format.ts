@@ -2,7 +2,8 @@
  * How the console words numbers, as pure functions (tested in __tests__): amounts with their units, ages,
  * the cluster's name, the runway and the low-balance advice.
  */
-import type { ClusterName, RunwayView } from '../../../src-main/operator/operator-interface';
+import type { ClusterName } from '@shared/cluster-identity';
+import type { RunwayView } from '@shared/contract/status';
 
 /**
  * 1234567 → "1,234,567". One formatter for every figure: `toLocaleString('en-US')` builds a new one per
@@ -68,7 +69,7 @@ export const formatAge = (atMs: number, nowMs: number): string => (atMs ? `${for
 /** "AbCd…WxYz" for long addresses and signatures (the full text stays in a title and the copy button). */
 export const shorten = (text: string, keep = 4): string => (text.length <= keep * 2 + 1 ? text : `${text.slice(0, keep)}…${text.slice(-keep)}`);
 
-export { clusterLabel } from '../../../src-main/operator/operator-interface';
+export { clusterLabel } from '@shared/contract/cluster';
 
 /**
  * The Solana Explorer page of a transaction or an address, on public clusters only (a localnet's or a

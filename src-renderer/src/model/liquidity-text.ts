@@ -1,5 +1,5 @@
 /** The Liquidity screen's sentences: why an action waits and when that changes, what a claim will pay. */
-import type { ActionCheckView, ClaimPreviewView, WhenView } from '../../../src-main/operator/operator-interface';
+import type { ActionCheckView, ClaimPreviewView, WhenView } from '@shared/contract/liquidity';
 import { formatDuration, formatLamports, formatUsdc } from './format';
 
 /** 123456 → "123 456": slot numbers read in groups of three. */

@@ -1,5 +1,5 @@
 /** The Logs screen's pure parts: levels offered, a line's time in UTC, its fields as text. */
-import type { LogLine } from '../../../src-main/operator/operator-interface';
+import type { LogLine } from '@shared/contract/diagnostics';
 
 export const LOG_LEVEL_CHOICES = [
   { value: 'debug', label: 'Debug and above' },

@@ -1,15 +1,11 @@
 /** Oracle stall levels and their words (tested in __tests__/oracle.test.ts). */
-import {
-  ORACLE_STALL_CRITICAL_SLOTS,
-  ORACLE_STALL_WARNING_SLOTS,
-  T_SETTLE_SLOTS,
-  type GuardianView,
-  type OracleLatencyView,
-  type OracleWaitView,
-  type StallLevel,
-} from '../../../src-main/operator/operator-interface';
+import { ORACLE_STALL_CRITICAL_SLOTS, ORACLE_STALL_WARNING_SLOTS, type StallLevel } from '@shared/oracle-stall';
+import { T_SETTLE_SLOTS } from '@shared/wager-timing';
+import type { GuardianView } from '@shared/contract/guardian';
+import type { OracleLatencyView } from '@shared/contract/activity';
+import type { OracleWaitView } from '@shared/contract/status';
 
-export { oracleStallLevel, type StallLevel } from '../../../src-main/operator/operator-interface';
+export { oracleStallLevel, type StallLevel } from '@shared/oracle-stall';
 
 /** What the banner needs to know of the guardian to say who pauses new wagers. */
 export interface GuardianHint {

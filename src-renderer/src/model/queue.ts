@@ -2,14 +2,9 @@
  * The Queue screen's logic as pure functions: slot countdowns and the next step of a wager, state filters,
  * sorting, and the queue index that live record batches merge into (O(changes) per batch).
  */
-import {
-  ACTIVE_WAGER_STATES,
-  FINISHED_ROW_TTL_MS,
-  REQUEST_DELAY_SLOTS,
-  T_SETTLE_SLOTS,
-  type QueueRow,
-  type WagerState,
-} from '../../../src-main/operator/operator-interface';
+import { ACTIVE_WAGER_STATES, type WagerState } from '@shared/crank-vocabulary';
+import { FINISHED_ROW_TTL_MS, type QueueRow } from '@shared/contract/activity';
+import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
 import { formatDuration, formatSlots, formatUsdc } from './format';
 
 /** Settled, expired or unknown, with no parked payout left to claim: the keeper has nothing more to do. */

@@ -3,11 +3,8 @@
  * __tests__): Settings → RPC's table cells, the status line's failover notice, the Overview's fee line, and
  * the checks on a fallback or send endpoint typed into Settings → RPC.
  */
-import type {
-  ClusterSetting,
-  RpcEndpointStatus,
-  StatusView,
-} from '../../../src-main/operator/operator-interface';
+import type { ClusterSetting } from '@shared/contract/cluster';
+import type { RpcEndpointStatus, StatusView } from '@shared/contract/status';
 import { formatDuration, groupDigits } from './format';
 
 /** What the status carries about the endpoints: their health, and whether reads left the preferred one. */

@@ -2,7 +2,8 @@
  * The Settings forms as pure functions: the cluster choice (presets, URL checks) and the options form
  * (text fields → the changes to save, or an error per field, shown next to it).
  */
-import type { ClusterSetting, ConsoleSettings } from '../../../src-main/operator/operator-interface';
+import type { ClusterSetting } from '@shared/contract/cluster';
+import type { ConsoleSettings } from '@shared/contract/settings';
 
 export type ClusterChoice = 'embedded' | 'devnet' | 'mainnet-beta' | 'custom';
 

@@ -1,5 +1,5 @@
 /** Settings → Earnings' form, as pure functions: SOL and intervals as people type them, and the changes to save. */
-import type { SweepSettings } from '../../../src-main/operator/operator-interface';
+import type { SweepSettings } from '@shared/contract/sweep';
 
 export interface SweepForm {
   destination: string;

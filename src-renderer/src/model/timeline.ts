@@ -1,5 +1,6 @@
 /** The Inspector's slot timeline of one wager (tested in __tests__/timeline.test.ts). */
-import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS, type InspectionView } from '../../../src-main/operator/operator-interface';
+import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
+import type { InspectionView } from '@shared/contract/inspection';
 
 export interface TimelineEntry {
   label: string;

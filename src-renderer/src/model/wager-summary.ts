@@ -5,7 +5,7 @@
  * Times in UTC, amounts with their units, addresses and signatures in full. Pure (tested in
  * __tests__/wager-summary.test.ts).
  */
-import type { FailedAttemptView, InspectionView } from '../../../src-main/operator/operator-interface';
+import type { FailedAttemptView, InspectionView } from '@shared/contract/inspection';
 import { formatUtc } from './time-zone';
 
 type Report = InspectionView['report'];

@@ -4,12 +4,9 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { AlertChannelStatus, AlertName } from '../../../src-main/alerts/alert-types';
-import type {
-  ActiveAlert,
-  AlertHistoryEntry,
-  AlertsView,
-} from '../../../src-main/operator/operator-interface';
+import type { AlertChannelStatus, AlertName } from '@shared/alert-types';
+import type { ActiveAlert, AlertsView } from '@shared/contract/alerts';
+import type { AlertHistoryEntry } from '@shared/alert-types';
 import { GoTo } from '../components/GoTo';
 import {
   ALERT_TITLES,

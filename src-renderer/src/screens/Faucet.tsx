@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { FaucetClaimView, FaucetView } from '../../../src-main/operator/operator-interface';
+import type { FaucetClaimView, FaucetView } from '@shared/contract/faucet';
 import { Address } from '../components/CopyButton';
 import { TimeText } from '../components/TimeText';
 import { formatUsdc } from '../model/format';

@@ -1,7 +1,7 @@
 /** The wager inspector, for support staff: any address, open or closed, in words, with its slot timeline. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import type { InspectionView } from '../../../src-main/operator/operator-interface';
+import type { InspectionView } from '@shared/contract/inspection';
 import { Address, CopyButton } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
 import { PaytableTable, RandomnessProof, WagerFacts, WagerSteps } from '../components/InspectionSections';

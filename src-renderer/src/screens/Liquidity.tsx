@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Address } from '../components/CopyButton';
 import { CrankResult } from '../components/CrankResult';
-import type { LiquidityRequestView } from '../../../src-main/operator/operator-interface';
+import type { LiquidityRequestView } from '@shared/contract/liquidity';
 import { formatDuration, formatLamports, formatUsdc } from '../model/format';
 import { describePreview, describeRefusal, formatShares, formatSlot } from '../model/liquidity-text';
 import { useBridge, useSlotPace } from '../queries';

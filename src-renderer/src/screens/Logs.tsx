@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { DiagnosticsSavedView } from '../../../src-main/operator/operator-interface';
+import type { DiagnosticsSavedView } from '@shared/contract/diagnostics';
 import {
   atBottom,
   formatLogFields,

@@ -1,7 +1,7 @@
 /** The oracle monitor: fulfilment latency of recent requests, what waits now, and (localnet) stall/resume. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { ORACLE_STALL_CRITICAL_SLOTS, ORACLE_STALL_WARNING_SLOTS } from '../../../src-main/operator/operator-interface';
+import { ORACLE_STALL_CRITICAL_SLOTS, ORACLE_STALL_WARNING_SLOTS } from '@shared/oracle-stall';
 import { NewWagersPanel } from '../components/NewWagersPanel';
 import { latencySummary, oracleStallLevel } from '../model/oracle';
 import { useBridge, useHealth, useStatus } from '../queries';

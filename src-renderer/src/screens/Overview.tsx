@@ -1,7 +1,8 @@
 /** Overview, for crankers: is the keeper running, does it earn, does its balance last, what is it doing. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Suspense, startTransition, useEffect, useState, type ReactNode } from 'react';
-import type { EarningsTotals, StatusView } from '../../../src-main/operator/operator-interface';
+import type { EarningsTotals } from '@shared/contract/activity';
+import type { StatusView } from '@shared/contract/status';
 import { CopyButton } from '../components/CopyButton';
 import { EarningsReport } from '../components/EarningsReport';
 import { FleetPanel } from '../components/FleetPanel';

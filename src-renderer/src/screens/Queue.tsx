@@ -1,7 +1,7 @@
 /** The live queue: every wager in progress (and those just finished), filterable, sortable, virtualized. */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import type { QueueRow } from '../../../src-main/operator/operator-interface';
+import type { QueueRow } from '@shared/contract/activity';
 import { Address, CopyButton } from '../components/CopyButton';
 import { TimeText } from '../components/TimeText';
 import { formatAge, formatUsdc, groupDigits } from '../model/format';

@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { AddressSearchView, FoundWagerView } from '../../../src-main/operator/operator-interface';
+import type { AddressSearchView, FoundWagerView } from '@shared/contract/inspection';
 import { Address } from '../components/CopyButton';
 import { TimeText } from '../components/TimeText';
 import {

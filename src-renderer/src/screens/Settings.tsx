@@ -4,11 +4,7 @@ import { SettingToggle } from '../components/SettingToggle';
 import { ConsoleDisplaySettings } from '../components/ConsoleDisplaySettings';
 import { FleetSettings } from '../components/FleetSettings';
 import { useState, type FormEvent } from 'react';
-import type {
-  ConnectionTest,
-  ConsoleSettings,
-  SettingsView,
-} from '../../../src-main/operator/operator-interface';
+import type { ConnectionTest, ConsoleSettings, SettingsView } from '@shared/contract/settings';
 import { DeploymentDetails } from '../components/DeploymentDetails';
 import { AlertSettings } from '../components/AlertSettings';
 import { EarningsSettings } from '../components/EarningsSettings';

@@ -5,7 +5,7 @@
  * deliver while another hangs, marking the hanging one failing.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AlertMessage } from '../../alert-types';
+import type { AlertMessage } from '../../../../src-shared/alert-types';
 import { createAlertDispatcher } from '../dispatcher';
 import { channelFromUrl } from '../webhook-channel';
 import { startReceiver, type LoopbackReceiver } from './loopback-receiver';

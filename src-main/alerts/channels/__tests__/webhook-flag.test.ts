@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alertWebhookFlags, UsageError } from '../../../commands/cli-flags';
-import { maskUrl } from '../../../secrets/mask-url';
+import { maskUrl } from '../../../../src-shared/mask-url';
 import { channelFromUrl } from '../webhook-channel';
 import { parseAlertWebhook } from '../webhook-flag';
 

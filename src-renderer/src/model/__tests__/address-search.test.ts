@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FoundWagerView } from '../../../../src-main/operator/operator-interface';
+import type { FoundWagerView } from '@shared/contract/inspection';
 import { outcomeName, WALLET_CSV_HEADER, walletCsv } from '../address-search';
 
 const OPENED = Date.UTC(2026, 10, 27, 14, 3, 5);

@@ -1,7 +1,7 @@
 /** The Alerts screen's count, mutes, times and states, and Settings → Alerts' thresholds and webhook forms. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_THRESHOLDS, type HeartbeatView } from '../../../../src-main/alerts/alert-types';
-import type { ActiveAlert } from '../../../../src-main/operator/operator-interface';
+import { DEFAULT_ALERT_THRESHOLDS, type HeartbeatView } from '@shared/alert-types';
+import type { ActiveAlert } from '@shared/contract/alerts';
 import {
   alertCount,
   channelState,

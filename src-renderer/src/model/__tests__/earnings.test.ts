@@ -1,6 +1,6 @@
 /** Net earnings: received − fees, totals, the chart's running total and its accessible name. */
 import { describe, expect, it } from 'vitest';
-import type { EarningsPoint } from '../../../../src-main/operator/operator-interface';
+import type { EarningsPoint } from '@shared/contract/activity';
 import { cumulativeNetSol, EARNINGS_RANGES, earningsSummary, netOf, sumEarnings } from '../earnings';
 
 const points: EarningsPoint[] = [

@@ -1,5 +1,5 @@
 /** A queue row as the core sends it, with the fields a test changes. */
-import type { QueueRow } from '../../../../src-main/operator/operator-interface';
+import type { QueueRow } from '@shared/contract/activity';
 
 export const row = (overrides: Partial<QueueRow>): QueueRow => ({
   address: 'W1111111111111111111111111111111111111111111',

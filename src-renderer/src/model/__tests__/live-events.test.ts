@@ -1,7 +1,9 @@
 /** Live events folded into the query cache: replaced, merged by address, invalidated (throttled), refetched after a drop. */
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OperatorBridge, OperatorEvent, StatusView } from '../../../../src-main/operator/operator-interface';
+import type { OperatorBridge } from '@shared/contract/bridge';
+import type { OperatorEvent } from '@shared/contract/events';
+import type { StatusView } from '@shared/contract/status';
 import { connectLiveEvents, keyThrottle } from '../../live-events';
 import type { ConnectionState, ConsoleTransport } from '../../transport';
 import { indexQueue, type QueueIndex } from '../queue';

@@ -1,6 +1,7 @@
 /** Slot countdowns, next steps, state filters, sorting, and merging live batches into the queue index. */
 import { describe, expect, it } from 'vitest';
-import { FINISHED_ROW_TTL_MS, REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS, type QueueRow } from '../../../../src-main/operator/operator-interface';
+import { FINISHED_ROW_TTL_MS, type QueueRow } from '@shared/contract/activity';
+import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
 import { countRows, indexQueue, mergeRecords, nextStepOf, pruneFinished, queueView, toggleSort, visibleRows } from '../queue';
 import { row } from './fixtures';
 

@@ -1,6 +1,6 @@
 /** Settings → RPC's cells, the status line's failover notice, the Overview's fee line and the endpoint form's checks, as an operator reads them. */
 import { describe, expect, it } from 'vitest';
-import type { RpcEndpointStatus } from '../../../../src-main/operator/operator-interface';
+import type { RpcEndpointStatus } from '@shared/contract/status';
 import {
   addEndpoint,
   errorRateText,

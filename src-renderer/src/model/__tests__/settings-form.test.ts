@@ -1,7 +1,7 @@
 /** The Settings forms: cluster presets and URL checks, and the options form's inline validation. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_THRESHOLDS } from '../../../../src-main/alerts/alert-types';
-import type { ConsoleSettings } from '../../../../src-main/operator/operator-interface';
+import { DEFAULT_ALERT_THRESHOLDS } from '@shared/alert-types';
+import type { ConsoleSettings } from '@shared/contract/settings';
 import { clusterChoiceOf, clusterFromForm, optionsFormOf, parseOptionsForm, splitOrigins } from '../settings-form';
 
 const saved: ConsoleSettings = {

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 /** The module in a fixed zone (it keeps one zone-name formatter, made at load, as a page does). */

@@ -1,6 +1,7 @@
 /** The slot timeline the Inspector draws, for an open, a settled and an expired wager. */
 import { describe, expect, it } from 'vitest';
-import type { InspectionView, QueueRow } from '../../../../src-main/operator/operator-interface';
+import type { InspectionView } from '@shared/contract/inspection';
+import type { QueueRow } from '@shared/contract/activity';
 import { timelineOf } from '../timeline';
 
 const view = (report: InspectionView['report'], record: Partial<QueueRow> | null, slots: InspectionView['slots']): InspectionView => ({

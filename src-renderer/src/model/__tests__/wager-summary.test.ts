@@ -1,6 +1,6 @@
 /** "Copy summary": the plain text a support ticket gets for a settled, an expired and a parked wager. */
 import { describe, expect, it } from 'vitest';
-import type { FailedAttemptView, InspectionView } from '../../../../src-main/operator/operator-interface';
+import type { FailedAttemptView, InspectionView } from '@shared/contract/inspection';
 import { wagerSummary } from '../wager-summary';
 
 const view = (report: InspectionView['report']): InspectionView => ({
