@@ -2,7 +2,7 @@
  * The webhook channels of the alert service (issue 26): the saved ones (Settings → Alerts: id, format and
  * masked label in `alert-channels.json` beside the settings, the URL in the keychain or the 0600 secrets
  * file) or, when `--alert-webhook` is given, only those for this run (read-only, never saved); a
- * dispatcher delivers to them. Mounted by alert-service.ts as its AlertChannels.
+ * dispatcher delivers to them. Mounted by operator/alerts-service.ts as its AlertChannels.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

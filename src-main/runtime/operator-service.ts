@@ -2,13 +2,14 @@
  * The console's core, the same in both hosts (the Electron main process and headless `serve`/`keeper`):
  * it runs the chain side (the embedded localnet, or an RPC the operator picks), the keeper on it, the
  * public /v1 API (and, headless, the operator HTTP API with the built UI on the same listener), and
- * answers the operator interface (operator-interface.ts). Switching cluster restarts the chain side and
- * the keeper without restarting the host; the /v1 listener stays up and answers 503 meanwhile.
+ * answers the console's contract (src-shared/contract/, composed in operator-api.ts). Switching cluster
+ * restarts the chain side and the keeper without restarting the host; the /v1 listener stays up and
+ * answers 503 meanwhile.
  *
- * This file composes the parts; each serves one concern (docs/console.md, "The operator interface"):
- * keeper-control.ts (the core: start, stop, switch, status, health), keeper-activity.ts (what the keeper
- * did), settings-service.ts, keeper-key-service.ts, guardian-service.ts, inspection-service.ts,
- * liquidity-service.ts, console-faucet.ts, local-oracle-service.ts and host-listeners.ts.
+ * This file composes the parts (docs/console.md, "The rooms"): keeper-control.ts here (the core: start,
+ * stop, switch, status, health), host-listeners.ts, and one service per contract area from operator/
+ * (status, activity, settings, keys, guardian, inspection, liquidity, oracle, faucet, fleet, alerts,
+ * diagnostics, sweep).
  */
 import { EventEmitter } from 'node:events';
 import type { Deployment } from '../protocol/deployment';

@@ -1,5 +1,5 @@
 /**
- * The first glance `serve` writes into the page (src-main/operator/console-first-paint.ts): the keeper's
+ * The first glance `serve` writes into the page (src-main/operator-http/console-first-paint.ts): the keeper's
  * address and the cluster, known before the first status call answers. The first render draws them so it
  * matches the page's first paint; the status replaces them as soon as it arrives. Null in the desktop app
  * (its page is a file) or on a page without the block.
