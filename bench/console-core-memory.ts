@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openHeadlessSettings } from '../src-main/runtime/console-settings';
-import { createOperatorService } from '../src-main/runtime/operator-service';
+import { createOperatorService } from '../src-main/console-core/operator-service';
 import { openDatabase, transaction } from '../src-main/store/database';
 import { createWagerRecordStore } from '../src-main/store/wager-records';
 import { getAddressDecoder } from '@solana/kit';

@@ -73,7 +73,7 @@ describe('the import boundaries of the page and the shared room', () => {
       writeFileSync(join(dir, path), text);
     };
     write('src-main/store/database.ts', "import { DatabaseSync } from 'node:sqlite';\nexport type Database = DatabaseSync;\n");
-    write('src-shared/contract/status.ts', "import type { Database } from '../store/database';\nexport type X = Database;\n");
+    write('src-shared/contract/status.ts', "import type { Database } from '../../src-main/store/database';\nexport type X = Database;\n");
     write('src-shared/units.ts', "import { z } from 'zod';\nexport const u = z;\n");
     write('src-renderer/src/App.tsx', "import type { X } from '@shared/contract/status';\nimport { readFileSync } from 'node:fs';\nimport '../../src-shared/units';\nexport const a: X | null = null;\n");
     expect(boundaryViolations({ renderer: join(dir, 'src-renderer/src'), shared: join(dir, 'src-shared') }).sort()).toEqual([

@@ -5,7 +5,7 @@
  * dispatcher delivers to them. Mounted by operator/alerts-service.ts as its AlertChannels.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { AlertChannel, AlertChannelKind, AlertChannelStatus, AlertMessage } from '../../src-shared/alert-types';
 import {
   openChannelSecrets,
@@ -18,7 +18,6 @@ import type { AlertWebhookSpec } from './channels/webhook-flag';
 import { isWebhookFormat, WEBHOOK_FORMATS } from './channels/webhook-formats';
 import { AlertWebhookError } from './channels/webhook-request';
 import { writePrivateFile } from '../secrets/private-files';
-import type { ResolvedOperatorOptions } from '../runtime/operator-options';
 
 export const SAVED_CHANNELS_FILE = 'alert-channels.json';
 
@@ -161,24 +160,4 @@ function savedChannel(saved: SavedChannel, secrets: ChannelSecrets): AlertChanne
     send: async () =>
       Promise.reject(new Error(`${problem}: remove this channel and add it again in Settings → Alerts`)),
   };
-}
-
-/**
- * The channel service of an operator service: its folder is the settings file's (electron-store and conf
- * both expose `path`), else the data folder; --alert-webhook comes from the flags.
- */
-export function alertChannelsForOperator(
-  options: Pick<ResolvedOperatorOptions, 'flags' | 'settings' | 'dataDir' | 'log'>,
-): AlertChannelService {
-  return createAlertChannelService({
-    directory: alertSecretsFolder(options),
-    ...(options.flags.alertWebhooks ? { flagWebhooks: options.flags.alertWebhooks } : {}),
-    log: options.log,
-  });
-}
-
-/** The folder of the alert secrets file (and saved channels): the settings file's, else the data folder. */
-export function alertSecretsFolder(options: Pick<ResolvedOperatorOptions, 'settings' | 'dataDir'>): string {
-  const settingsFile = (options.settings as { path?: unknown }).path;
-  return typeof settingsFile === 'string' ? dirname(settingsFile) : options.dataDir;
 }

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { attachLogFile, detachLogFile } from '../logging';
 import { UsageError } from './cli-flags';
 import { openHeadlessSettings } from '../runtime/console-settings';
-import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../runtime/operator-service';
+import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../console-core/operator-service';
 import { defaultDatabasePath, untilSignal } from './keeper-runtime';
 import { projectPath } from '../project-root';
 

@@ -19,7 +19,7 @@ import {
   type SettingsBackend,
 } from '../runtime/console-settings';
 import type { ConsoleSettings } from '../../src-shared/contract/settings';
-import { createOperatorService } from '../runtime/operator-service';
+import { createOperatorService } from '../console-core/operator-service';
 import { useOwnUserDataFolder } from './app-folders';
 import { runDesktopApp } from './desktop-app';
 import {

@@ -6,10 +6,11 @@
  * helper's AlertChannels; none by default). Every message also goes to the console as an `alert` event
  * (the desktop host turns it into a system notification unless it was muted).
  */
-import { dirname } from 'node:path';
 import type { EventEmitter } from 'node:events';
+import { dirname } from 'node:path';
 import { address, createSolanaRpc } from '@solana/kit';
 import { fetchConfig } from '../keeper/chain-view';
+import { createAlertChannelService, type AlertChannelService } from '../alerts/alert-channels';
 import { readConditions, type AlertSnapshot } from '../alerts/alert-conditions';
 import { createAlertEngine, type AlertEngine } from '../alerts/alert-engine';
 import { alertHistoryPath, openAlertHistory, type AlertHistory } from '../alerts/alert-history';
@@ -314,4 +315,24 @@ export function createAlertService(control: KeeperControl, options: Pick<Resolve
       engine = null;
     },
   };
+}
+
+/**
+ * The channel service of an operator service: its folder is the settings file's (electron-store and conf
+ * both expose `path`), else the data folder; --alert-webhook comes from the flags.
+ */
+export function alertChannelsForOperator(
+  options: Pick<ResolvedOperatorOptions, 'flags' | 'settings' | 'dataDir' | 'log'>,
+): AlertChannelService {
+  return createAlertChannelService({
+    directory: alertSecretsFolder(options),
+    ...(options.flags.alertWebhooks ? { flagWebhooks: options.flags.alertWebhooks } : {}),
+    log: options.log,
+  });
+}
+
+/** The folder of the alert secrets file (and saved channels): the settings file's, else the data folder. */
+export function alertSecretsFolder(options: Pick<ResolvedOperatorOptions, 'settings' | 'dataDir'>): string {
+  const settingsFile = (options.settings as { path?: unknown }).path;
+  return typeof settingsFile === 'string' ? dirname(settingsFile) : options.dataDir;
 }

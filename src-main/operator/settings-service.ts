@@ -5,7 +5,7 @@
  */
 import type { HeartbeatUrlStore } from '../alerts/heartbeat-url-store';
 import { maskUrl } from '../../src-shared/mask-url';
-import { testRpcConnection } from '../chain/rpc-connection-test';
+import { testRpcConnection } from '../runtime/rpc-connection-test';
 import { validateSettingsChanges } from '../runtime/console-settings';
 import type { KeeperControl } from '../runtime/keeper-control';
 import type { ClusterSetting } from '../../src-shared/contract/cluster';

@@ -22,7 +22,7 @@ import { createKeeper } from '../../keeper/keeper';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { attachLogFile, createLogger, detachLogFile, logRing } from '../../logging';
 import { openHeadlessSettings } from '../../runtime/console-settings';
-import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import { createOperatorService, type OperatorService } from '../../console-core/operator-service';
 import { WAGER_PROGRAM_ADDRESS } from '../../protocol/generated/wager';
 import { openDatabase } from '../../store/database';
 

@@ -33,7 +33,7 @@ import { fundLocalGateway } from '../../gateway/local-gateway-funding';
 import type { LocalnetManifest } from '../../localnet/localnet';
 import { openHeadlessSettings } from '../../runtime/console-settings';
 import { OPERATOR_MAX_BODY_BYTES, PROXY_HEADERS } from '../../operator-http/operator-http';
-import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import { createOperatorService, type OperatorService } from '../../console-core/operator-service';
 import { DEFAULT_MAX_BODY_BYTES } from '../public-api';
 import { rawRequest, type RawResponse } from './raw-http';
 

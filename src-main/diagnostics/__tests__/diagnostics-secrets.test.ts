@@ -11,7 +11,7 @@ import { extract } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachLogFile, createLogger, detachLogFile } from '../../logging';
 import { openHeadlessSettings } from '../../runtime/console-settings';
-import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import { createOperatorService, type OperatorService } from '../../console-core/operator-service';
 
 const folder = mkdtempSync(join(tmpdir(), 'wk-diagnostics-'));
 const keypair = Array.from({ length: 64 }, (_, i) => (i * 91 + 7) % 256);

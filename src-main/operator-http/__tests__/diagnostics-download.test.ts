@@ -15,7 +15,7 @@ import { Parser, type ReadEntry } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticsFolder } from '../../operator/diagnostics-service';
 import { openHeadlessSettings } from '../../runtime/console-settings';
-import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import { createOperatorService, type OperatorService } from '../../console-core/operator-service';
 
 const folder = mkdtempSync(join(tmpdir(), 'wk-diagnostics-download-'));
 const dataDir = join(folder, 'data');

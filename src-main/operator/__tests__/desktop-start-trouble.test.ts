@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { openHeadlessSettings } from '../../runtime/console-settings';
-import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import { createOperatorService, type OperatorService } from '../../console-core/operator-service';
 import type { ConsoleSettings } from '../../../src-shared/contract/settings';
 
 const dirs: string[] = [];
@@ -92,7 +92,7 @@ describe('the desktop core where litesvm cannot load', () => {
       );
     });
     vi.resetModules();
-    const fresh = (await import('../../runtime/operator-service')).createOperatorService;
+    const fresh = (await import('../../console-core/operator-service')).createOperatorService;
     const service = await startDesktopCore({ apiPort: 0, cluster: { kind: 'embedded' } }, fresh);
 
     const failed = await service.api.status();

@@ -17,7 +17,7 @@ import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { openHeadlessSettings } from '../../runtime/console-settings';
 import type { FaucetClaimView, FaucetView } from '../../../src-shared/contract/faucet';
 import type { StatusView } from '../../../src-shared/contract/status';
-import { createOperatorService, type OperatorService } from '../../runtime/operator-service';
+import { createOperatorService, type OperatorService } from '../../console-core/operator-service';
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
-import { openHeadlessSettings } from '../console-settings';
+import { openHeadlessSettings } from '../../runtime/console-settings';
 import { createOperatorService, type OperatorService } from '../operator-service';
-import type { OperatorFlags } from '../operator-options';
+import type { OperatorFlags } from '../../runtime/operator-options';
 import type { OperatorEvent } from '../../../src-shared/contract/events';
 import type { StatusView } from '../../../src-shared/contract/status';
 

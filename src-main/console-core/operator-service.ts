@@ -6,8 +6,8 @@
  * restarts the chain side and the keeper without restarting the host; the /v1 listener stays up and
  * answers 503 meanwhile.
  *
- * This file composes the parts (docs/console.md, "The rooms"): keeper-control.ts here (the core: start,
- * stop, switch, status, health), host-listeners.ts, and one service per contract area from operator/
+ * This file composes the parts (docs/console.md, "The rooms"): runtime/keeper-control.ts (the core: start,
+ * stop, switch, status, health), host-listeners.ts here, and one service per contract area from operator/
  * (status, activity, settings, keys, guardian, inspection, liquidity, oracle, faucet, fleet, alerts,
  * diagnostics, sweep).
  */
@@ -24,7 +24,7 @@ import { createHeartbeat, type HeartbeatBeat } from '../alerts/heartbeat';
 import { createHeartbeatUrlStore } from '../alerts/heartbeat-url-store';
 import { openChannelSecrets } from '../alerts/channels/channel-secrets';
 import { createAlertService } from '../operator/alerts-service';
-import { alertChannelsForOperator, alertSecretsFolder } from '../alerts/alert-channels';
+import { alertChannelsForOperator, alertSecretsFolder } from '../operator/alerts-service';
 import { createConsoleFaucet } from '../operator/faucet-service';
 import { createDiagnosticsService } from '../operator/diagnostics-service';
 import type { DiagnosticsSaved } from '../diagnostics/diagnostics-archive';
@@ -34,23 +34,23 @@ import { createHostListeners } from './host-listeners';
 import { createInspectionService } from '../operator/inspection-service';
 import { createFleetService } from '../operator/fleet-service';
 import { createKeeperActivity } from '../operator/activity-service';
-import { createKeeperControl } from './keeper-control';
-import { createKeeperEventRelay } from './keeper-event-relay';
+import { createKeeperControl } from '../runtime/keeper-control';
+import { createKeeperEventRelay } from '../runtime/keeper-event-relay';
 import { createKeeperKeyService } from '../operator/keys-service';
 import { createLiquidityService } from '../operator/liquidity-service';
 import { createLocalOracleService } from '../operator/oracle-service';
 import type { KeySource } from '../../src-shared/contract/status';
 import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { OperatorEvent } from '../../src-shared/contract/events';
-import type { OperatorServiceOptions, ResolvedOperatorOptions } from './operator-options';
-import { createQueueRows } from './queue-rows';
+import type { OperatorServiceOptions, ResolvedOperatorOptions } from '../runtime/operator-options';
+import { createQueueRows } from '../runtime/queue-rows';
 import { createSettingsService } from '../operator/settings-service';
 import { createStatusService } from '../operator/status-service';
 import { createSweepService } from '../operator/sweep-service';
 
-export type { OperatorFlags, OperatorServiceOptions } from './operator-options';
+export type { OperatorFlags, OperatorServiceOptions } from '../runtime/operator-options';
 export { RECENTLY_FINISHED_MS } from '../operator/activity-service';
-export { oracleWait } from './keeper-control';
+export { oracleWait } from '../runtime/keeper-control';
 
 /** What the ready line of `serve`/`keeper` prints. */
 export interface ServiceDescription {
