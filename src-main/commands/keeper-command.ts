@@ -24,7 +24,7 @@ import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { FAUCET_FLAG_OPTIONS, faucetFlags } from './faucet-flags';
 import { PRIORITY_FEE_OPTIONS, priorityFeeFlags } from './priority-fee-flags';
-import { DEFAULT_API_PORT } from './keeper-runtime';
+import { DEFAULT_API_PORT } from './command-defaults';
 import { clusterOfEndpoints, ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
 import { MAINNET_BETA_GENESIS_HASH } from '../../src-shared/cluster-identity';

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { remoteKeeper } from '../gateway/gateway';
 import { serveGateway } from '../gateway/gateway-server';
 import { fundLocalGateway } from '../gateway/local-gateway-funding';
-import { DEFAULT_API_PORT, defaultDatabasePath } from './keeper-runtime';
+import { DEFAULT_API_PORT, defaultDatabasePath } from './command-defaults';
 import { runConsoleHost } from './console-host';
 import { SWEEP_FLAG_OPTIONS, sweepFlags } from './sweep-flags';
 import { FAUCET_FLAG_OPTIONS, faucetFlags } from './faucet-flags';
