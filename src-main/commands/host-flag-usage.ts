@@ -11,7 +11,7 @@ const ABOUT: Record<HostCommand, string> = {
   keeper:
     'Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster. The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,"console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).',
   serve:
-    'The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console (the ready line\'s "console" URL, loopback only, with a per-run token; --no-console: none) together, and on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line\'s "gateway").',
+    'The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console (the ready line\'s "console" URL, loopback only, with a per-run token; --no-console: none) together, plus the x402 gateway with a funded key when the cluster is a wager-keeper localnet (its URL is the ready line\'s "gateway").',
 };
 
 const WIDTH = 120;
