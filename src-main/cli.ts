@@ -4,10 +4,12 @@
  * wrong, missing or conflicting flag: UsageError or a parseArgs error) with exit code 2.
  *
  * Built to out/main/cli.js with the app (bin/wager-keeper.js imports it). This module imports nothing
- * but Node built-ins and project-root at load: each command's module (and @solana/kit behind it) is
- * imported only when that command is chosen, so `help`, `--help` and `version` answer in a bare Node start.
+ * but Node built-ins, project-root and the flag declarations of keeper and serve (plain data) at load: each
+ * command's module (and @solana/kit behind it) is imported only when that command is chosen, so `help`,
+ * `--help` and `version` answer in a bare Node start.
  */
 import { readFile } from 'node:fs/promises';
+import { hostUsage } from './commands/host-flag-usage';
 import { projectPath } from './project-root';
 
 const USAGE = `wager-keeper <command> [options]
@@ -33,66 +35,7 @@ Commands:
   oracle stall|resume|status [--rpc http://127.0.0.1:8899]
       Stalls or resumes the oracle fulfiller of a running localnet (its admin RPC), or reports it;
       prints {"stalled":true|false,"pending":N}.
-  keeper --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--port 7300] [--host 127.0.0.1] [--db FILE] [--keypair FILE] [--priority-fee auto|MICROLAMPORTS]
-         [--priority-fee-percentile 75] [--priority-fee-multiplier 1] [--min-priority-fee MICROLAMPORTS] [--max-priority-fee MICROLAMPORTS]
-         [--metrics-port N] [--max-in-flight 128] [--cors-origin ORIGIN ...] [--faucet-mint MINT --faucet-authority FILE]
-         [--faucet-sol-per-day 0.5] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
-         [--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]]
-         [--shard I/N [--shard-takeover-slots 20]] [--heartbeat-url URL [--heartbeat-every 30]] [--no-console]
-         [--alert-webhook [FORMAT=]URL ...] [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24]
-         [--alert-rpc-failing-seconds 30] [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
-         [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE] [--keep-history 90d]
-      Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster.
-      --rpc URL (repeatable): read endpoints, the first preferred; reads move to the next healthy one within 2 s when
-      one fails or lags 8+ slots, and back once it is healthy (docs/keeper.md, Choosing RPC endpoints). --ws URL:
-      once for every endpoint, or once per --rpc in the same order (default: each RPC's port + 1). --send-rpc URL
-      (repeatable; serve and gateway too): each transaction is also sent there (a staked or sender endpoint).
-      Endpoints of another cluster (by genesis hash) are named in one log line and never used.
-      The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,
-      "console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).
-      --guardian-keypair: the deployment's guardian key (refused unless the config on chain names it); the guardian
-      then pauses new wagers once a randomness request has waited 60 slots, and resumes its own pause once the
-      oracle has fulfilled again for 20 slots.
-      --shard I/N: keeper I of a fleet of N cranks first the wagers whose address hashes to I, and another
-      member's once it has waited --shard-takeover-slots past its due slot (docs/keeper.md, Fleets).
-      --priority-fee auto: bid the --priority-fee-percentile (75) of the last 20 slots' fees for the accounts each crank
-      writes, times --priority-fee-multiplier, between --min-priority-fee and --max-priority-fee (micro-lamports per CU);
-      the default on devnet, testnet and mainnet-beta (a number: that fixed fee). Never above what a crank pays
-      (docs/keeper.md, Priority fees).
-      --alert-webhook [FORMAT=]URL (repeatable; serve too): send alerts there, FORMAT json (the default), slack,
-      discord, telegram (.../bot<TOKEN>/sendMessage?chat_id=<ID>) or pagerduty (.../v2/enqueue?routing_key=<KEY>);
-      for this run instead of Settings → Alerts' channels (docs/alerts.md, Channels).
-      --heartbeat-url: a dead man's switch (healthchecks.io, an Uptime Kuma push monitor): a GET to URL every
-      --heartbeat-every seconds while the keeper is ready (GET /v1/ready answers 200), none while it is not.
-      --alert-balance-warning/-critical SOL, --alert-runway-hours, --alert-rpc-failing-seconds, --alert-loop-stalled-seconds,
-      --alert-debounce-seconds, --alert-reminder-minutes, --alert-crank-failures-per-10-min (failed cranks above which it
-      alerts), --alert-expiry-warning-slots (how near its expiry a wager without a request alerts), serve too: the alert
-      thresholds for this run, over Settings → Alerts' (docs/alerts.md, Conditions).
-      --log-file FILE (serve too): the logs also go to FILE, rotated at 10 MB, 5 files kept (FILE keeper.log is
-      written as keeper.1.log, keeper.2.log, ...), secrets masked; stderr still gets every line.
-      --sweep-to ADDRESS [--sweep-keep SOL] [--sweep-threshold 0.1] [--sweep-every 1d] (serve too): sends the earnings
-      to your wallet automatically, whatever exceeds the reserve (--sweep-keep, else 7 days of fees at the measured
-      spend, at least 0.05 SOL) + the threshold, at most once per interval (30m, 6h, 1d); over Settings → Earnings.
-      --faucet-sol-per-day SOL (serve too): what the faucet's claims may cost the keeper's key a UTC day (top-ups, token
-      account rent, fees; default 0.5); past it, and while the keeper's SOL is under its reserve or balance warning,
-      claims are refused with 503 (docs/keeper.md, The faucet).
-      --keep-history 90d (or 36h; serve too): prune finished wagers, earnings rows and crank steps older than that, at
-      start and hourly; the hourly totals stay, so all-time earnings and per-day reports stay right. Default: keep all.
-  serve [--port 7300] [--host 127.0.0.1] [--cors-origin ORIGIN ...] [--rpc URL ... [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] | --rpc-port 8899 [--slot-ms 400]]
-        [--db FILE] [--keypair FILE] [--metrics-port N] [--gateway-port 7400] [--shard I/N [--shard-takeover-slots 20]]
-        [--heartbeat-url URL [--heartbeat-every 30]] [--no-console] [--alert-webhook [FORMAT=]URL ...]
-        [--alert-balance-warning 0.5] [--alert-balance-critical 0.1] [--alert-runway-hours 24] [--alert-rpc-failing-seconds 30]
-        [--alert-loop-stalled-seconds 60] [--alert-debounce-seconds 10] [--alert-reminder-minutes 60]
-        [--alert-crank-failures-per-10-min 20] [--alert-expiry-warning-slots 30] [--log-file FILE] [--keep-history 90d]
-        [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...] [--faucet-sol-per-day 0.5]
-      The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console
-      (the ready line's "console" URL, loopback only, with a per-run token; --no-console: none) together, and
-      on a wager-keeper localnet the x402 gateway with a funded key (its URL is the ready line's "gateway").
-      --heartbeat-url, --heartbeat-every: the dead man's switch, as for keeper.
-      --sweep-to ADDRESS, --sweep-keep SOL, --sweep-threshold SOL, --sweep-every DURATION: earnings to your wallet, as for keeper.
-      --keep-history DURATION: prune old finished history, as for keeper.
-      --faucet-sol-per-day SOL: the faucet's daily SOL budget on the keeper's key, as for keeper.
-  gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
+${hostUsage('keeper')}${hostUsage('serve')}  gateway --rpc URL [--rpc URL ...] [--ws URL ...] [--send-rpc URL ...] [--deployment FILE] [--keeper http://127.0.0.1:7300] [--port 7400] [--host 127.0.0.1] [--keypair FILE] [--db gateway.db]
           [--paytables NAME,...] [--min-amount 0.10] [--max-amount 100.00] [--fee 0.00] [--sol-price USD] [--public-host NAME ...] [--trust-proxy HOPS|ADDRESS,...]
       The x402 gateway: POST /wager {paytable, amount, beneficiary} answers 402 with the price (the stake plus
       --fee, in the cluster's USDC), and opens the wager for the paid retry (201 {wager}), handing it to the

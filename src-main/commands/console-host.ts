@@ -10,7 +10,8 @@ import { attachLogFile, detachLogFile } from '../logging';
 import { UsageError } from './cli-flags';
 import { openHeadlessSettings } from '../runtime/console-settings';
 import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../console-core/operator-service';
-import { defaultDatabasePath, untilSignal } from './keeper-runtime';
+import { defaultDatabasePath } from './command-defaults';
+import { untilSignal } from './until-signal';
 import { projectPath } from '../project-root';
 
 /** out/renderer of this checkout (electron-vite builds it; `npm start` and `npm test` build it first). */

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { earningsReport, type ReportGranularity } from '../reports/earnings-report';
 import { openDatabase } from '../store/database';
 import { parseFlags, UsageError } from './cli-flags';
-import { defaultDatabasePath } from './keeper-runtime';
+import { defaultDatabasePath } from './command-defaults';
 
 /** The flags of `earnings` (the usage text in cli.ts lists each; a test checks). */
 export const EARNINGS_OPTIONS = {

@@ -15,13 +15,13 @@ import { remoteKeeper } from '../gateway/gateway';
 import type { GatewayLimits } from '../gateway/gateway-order';
 import { serveGateway } from '../gateway/gateway-server';
 import { FeeBelowCostError } from '../gateway/gateway-costs';
-import { DEFAULT_API_PORT } from './keeper-runtime';
+import { DEFAULT_API_PORT, DEFAULT_GATEWAY_PORT } from './command-defaults';
 import { parseFlags, portFlag, UsageError } from './cli-flags';
 import { untilSignal } from './until-signal';
 import { ENDPOINT_OPTIONS, endpointFlags } from './endpoint-flags';
 import { LISTENER_OPTIONS, listenerFlags } from './listener-flags';
 
-export const DEFAULT_GATEWAY_PORT = 7400;
+export { DEFAULT_GATEWAY_PORT };
 export const GATEWAY_KEYCHAIN_ACCOUNT = 'gateway';
 
 /** The flags of `gateway` (the usage text in cli.ts lists each; a test checks). */

@@ -20,7 +20,7 @@ import { createSweepLedger } from '../store/sweep-ledger';
 import { checkConfirmation, measuredSpend, reserveFor, solText, type SweepPlan } from '../sweep/sweep-plan';
 import { createSweeper } from '../sweep/sweeper';
 import { parseFlags, UsageError } from './cli-flags';
-import { defaultDatabasePath } from './keeper-runtime';
+import { defaultDatabasePath } from './command-defaults';
 import { solFlag } from './sweep-flags';
 
 /** The flags of `sweep` (the usage text in cli.ts lists each; a test checks). */

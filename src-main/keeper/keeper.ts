@@ -7,7 +7,8 @@
  * - scheduler.ts: the pass on every slot, backoff and urgency, start/stop; crank-turns.ts: when a crank is
  *   this keeper's turn (a fleet's shard.ts, the turns taken with rivals in rival-yield.ts).
  * Records live in SQLite (a restarted keeper resumes every wager); setup.ts keeps the program config and
- * the oracle read; wager-history.ts fills in what other keepers did; overdue.ts is the early warning.
+ * the oracle read; wager-history.ts fills in what other keepers did; overdue.ts is the early warning;
+ * step-booking.ts books every step in the step log.
  */
 import type { Address, KeyPairSigner } from '@solana/kit';
 import type { EventEmitter } from 'node:events';
@@ -19,6 +20,7 @@ import { WagerStatus } from '../protocol/wager';
 import type { Database } from '../store/database';
 import { createEarningsLedger, type CrankStep, type EarningsLedger } from '../store/earnings-ledger';
 import { createOracleLatencyLog, type OracleLatencyLog } from '../store/oracle-latency';
+import { createStepLog, type StepLog } from '../store/step-log';
 import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
 import { decodeWagerAccount, fetchAccounts } from './chain-view';
 import type { CrankResult } from './crank-sender';
@@ -38,6 +40,7 @@ import { createExpireStep } from './steps/expire-step';
 import { createLiquidityStep } from './steps/liquidity-step';
 import { createRequestRandomnessStep } from './steps/request-randomness-step';
 import { createSettleStep } from './steps/settle-step';
+import { bookSteps } from './step-booking';
 import { createWagerHistory } from './wager-history';
 
 export type { CrankResult } from './crank-sender';
@@ -76,6 +79,8 @@ export interface Keeper extends KeeperService {
   readonly earnings: EarningsLedger;
   /** Slots the oracle took per request (oracle stall view). */
   readonly oracleLatency: OracleLatencyLog;
+  /** Every crank step it tried and how it went, booked by the keeper itself (step-booking.ts). */
+  readonly stepLog: StepLog;
   readonly address: Address;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -131,6 +136,9 @@ export function createKeeper(options: KeeperOptions): Keeper {
   const { rpc, program, records, events, log } = ctx;
   const earnings = createEarningsLedger(db);
   const oracleLatency = createOracleLatencyLog(db);
+  // First listener of 'step': the row is written before anyone else hears of the step.
+  const stepLog = createStepLog(db);
+  bookSteps(events, stepLog, now);
 
   // The fulfilment subscription watches the oracle program: a new one means subscribing again.
   const setup = createKeeperSetup(ctx, () => discovery.markLost());
@@ -179,6 +187,7 @@ export function createKeeper(options: KeeperOptions): Keeper {
     records,
     earnings,
     oracleLatency,
+    stepLog,
     address: signer.address,
     tick: scheduler.tick,
     sweep: discovery.sweep,

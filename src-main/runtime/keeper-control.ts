@@ -167,10 +167,10 @@ export function createKeeperControl(
 
   const keeperHooks: KeeperSideHooks = {
     settings,
-    attach(core, stepLog, deployment) {
+    attach(core, deployment) {
       rows.learnPaytables(deployment.paytables);
       core.keeper.setFleetPeers(service.fleetPeers());
-      return relay.attach(core, stepLog);
+      return relay.attach(core);
     },
     onDemoChange: emitStatus,
   };

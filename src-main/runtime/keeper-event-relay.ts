@@ -1,13 +1,13 @@
 /**
  * Relays the running keeper's events: to the console (records and steps in batches, since 10 000 wagers
  * updating must not mean 10 000 messages) and to the service's own emitters, which outlive cluster
- * switches (metrics and tests listen there). Steps are also written to the step log here.
+ * switches (metrics and tests listen there). It writes nothing: the keeper books its own steps
+ * (keeper/step-booking.ts).
  */
 import type { EventEmitter } from 'node:events';
 import type { KeeperCore } from './keeper-core';
 import type { GuardianAction, GuardianEvents } from '../keeper/guardian';
 import type { KeeperEvents } from '../keeper/keeper-events';
-import type { StepLog } from '../store/step-log';
 import type { WagerRecord } from '../store/wager-records';
 import type { OperatorEvent } from '../../src-shared/contract/events';
 import type { QueueRow, StepView } from '../../src-shared/contract/activity';
@@ -17,7 +17,7 @@ const RECORD_BATCH_MS = 150;
 
 export interface KeeperEventRelay {
   /** Starts relaying a core's events; answers how to stop. */
-  attach(core: KeeperCore, stepLog: StepLog): () => void;
+  attach(core: KeeperCore): () => void;
   /** Drops a batch not sent yet (the service stops). */
   stop(): void;
 }
@@ -43,7 +43,7 @@ export function createKeeperEventRelay(relay: {
   };
 
   return {
-    attach(core, stepLog) {
+    attach(core) {
       const { events } = core.keeper;
       const onRecord = (record: WagerRecord) => {
         pendingRecords.set(record.address, rows.toRow(record));
@@ -52,7 +52,6 @@ export function createKeeperEventRelay(relay: {
       };
       const onStep: (...args: KeeperEvents['step']) => void = (step) => {
         const view: StepView = { at: Date.now(), wager: step.wager, step: step.step, outcome: step.outcome, signature: step.signature ?? null, error: step.error ?? null };
-        stepLog.record({ atMs: view.at, wager: view.wager, step: view.step, outcome: view.outcome, signature: view.signature, error: view.error });
         pendingSteps.push(view);
         scheduleFlush();
         keeperEvents.emit('step', step);

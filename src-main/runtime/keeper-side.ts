@@ -1,6 +1,6 @@
 /**
  * The keeper side of the console's core: the keeper (with its guardian and faucet) on a chain side, the key
- * it cranks with, the guardian key this console holds, its step log and the demo app beside it.
+ * it cranks with, the guardian key this console holds, its step log (booked by the keeper) and the demo app beside it.
  */
 import { address, createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
 import { startKeeperCore, type KeeperCore } from './keeper-core';
@@ -12,7 +12,7 @@ import { parseShard } from '../keeper/shard';
 import { readGuardianKey } from '../secrets/guardian-key';
 import { loadClusterKeeperKey } from './cluster-keys';
 import { keypairFromBytes, readKeypairFile } from '../secrets/keypair-bytes';
-import { createStepLog, type StepLog } from '../store/step-log';
+import type { StepLog } from '../store/step-log';
 import { createStepTally } from '../store/step-tally';
 import { startHistoryRetention } from '../store/history-retention';
 import type { ChainSide } from './chain-side';
@@ -26,6 +26,7 @@ export interface KeeperSide {
   core: KeeperCore;
   signer: KeyPairSigner;
   keySource: KeySource;
+  /** The keeper's own step log (it books its steps itself): the console reads it. */
   stepLog: StepLog;
   /** Per-step figures over a window (the Overview's step table). */
   stepTally: ReturnType<typeof createStepTally>;
@@ -47,7 +48,7 @@ export interface KeeperSideHooks {
   /** The settings in force (read when they are needed, as they may change while the keeper starts). */
   settings(): ConsoleSettings;
   /** Attaches the service's listeners to the core started on `deployment`; answers how to detach them once it has stopped. */
-  attach(core: KeeperCore, stepLog: StepLog, deployment: Deployment): () => void;
+  attach(core: KeeperCore, deployment: Deployment): () => void;
   /** The demo app changed (the status shows it). */
   onDemoChange(): void;
 }
@@ -98,7 +99,7 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
       : {}),
     logger: options.log,
   });
-  const stepLog = createStepLog(core.db);
+  const stepLog = core.keeper.stepLog;
   const stepTally = createStepTally(core.db);
   // --keep-history: prune old finished rows at start and hourly, in small batches (the rollups stay).
   const stopRetention = flags.keepHistoryMs
@@ -107,7 +108,7 @@ export async function startKeeperSide(options: KeeperSideOptions, side: ChainSid
         onError: (error) => options.log?.warn({ error: error.message }, 'pruning old history failed; it is tried again in an hour'),
       })
     : () => undefined;
-  const detach = hooks.attach(core, stepLog, deployment);
+  const detach = hooks.attach(core, deployment);
   const started: KeeperSide = {
     core,
     signer: key.signer,

@@ -96,10 +96,13 @@ describe('wager-keeper serve: the whole service on one machine', () => {
 
   it("binds 127.0.0.1 only, and gives CORS headers to its own origin at the bound port (not the requested port 0), nobody else's", async () => {
     const { port } = new URL(ready.api);
+    expect(Number(port)).toBeGreaterThan(0);
     expect(ready.corsOrigins.sort()).toEqual([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
     expect(await allowOriginFor(ready.api, `http://127.0.0.1:${port}`)).toBe(`http://127.0.0.1:${port}`);
     expect(await allowOriginFor(ready.api, `http://localhost:${port}`)).toBe(`http://localhost:${port}`);
+    // The requested port (0) is not an origin of anything, nor is another port or site.
     expect(await allowOriginFor(ready.api, 'http://127.0.0.1:0')).toBeNull();
+    expect(await allowOriginFor(ready.api, `http://127.0.0.1:${Number(port) + 1}`)).toBeNull();
     expect(await allowOriginFor(ready.api, 'https://evil.example')).toBeNull();
     const lan = lanAddress();
     if (lan) await expect(fetch(`http://${lan}:${port}/v1/health`)).rejects.toThrow();

@@ -2,7 +2,8 @@
  * The console's core as the UI meets it, over the headless transport (real HTTP and SSE on loopback,
  * the embedded localnet, the keeper, SQLite, conf settings in a temp directory): the token guards every
  * call, live events arrive, pause is saved and survives a restart, a bad RPC is refused while the keeper
- * keeps running, and a switch to a second localnet restarts the keeper without restarting the host.
+ * keeps running, the steps the keeper booked are read back once each, and a switch to a second localnet
+ * restarts the keeper without restarting the host.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { createOperatorService, type OperatorService } from '../operator-service
 import type { OperatorFlags } from '../../runtime/operator-options';
 import type { OperatorEvent } from '../../../src-shared/contract/events';
 import type { StatusView } from '../../../src-shared/contract/status';
+import type { StepView } from '../../../src-shared/contract/activity';
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {
@@ -119,6 +121,25 @@ describe('the operator API of a headless console', () => {
     abort.abort();
     expect(seen[0]).toBe('status');
     expect(seen).toContain('records');
+  });
+
+  it('reads the steps the keeper booked itself: each pushed step once in recentSteps, and counted in cranks today', async () => {
+    const pushed: StepView[] = [];
+    const unsubscribe = service.onEvent((event) => event.type === 'steps' && pushed.push(...event.steps));
+    try {
+      const landed = (steps: StepView[]) => steps.filter((step) => step.outcome === 'landed' && step.signature !== null);
+      for (let i = 0; i < 600 && landed(pushed).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(landed(pushed).length, 'the demo app\'s wagers cranked').toBeGreaterThanOrEqual(2);
+      const read = await service.api.recentSteps({ limit: 1_000 });
+      for (const step of landed(pushed)) {
+        const rows = read.filter((row) => row.signature === step.signature);
+        expect(rows.map(({ wager, step: name, outcome }) => ({ wager, step: name, outcome })), `${step.step} ${step.signature}`).toEqual([{ wager: step.wager, step: step.step, outcome: 'landed' }]);
+      }
+      const { cranksToday } = await service.api.overview({ dayStartMs: 0 });
+      expect(cranksToday.landed).toBe(landed(read).length);
+    } finally {
+      unsubscribe();
+    }
   });
 
   it('refuses to switch to an RPC it cannot reach, and the keeper keeps running', async () => {
