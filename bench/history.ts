@@ -19,7 +19,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, transaction } from '../src-main/store/database';
-import { createEarningsLedger, type CrankStep } from '../src-main/store/earnings-ledger';
+import { createEarningsLedger } from '../src-main/store/earnings-ledger';
+import type { CrankStep } from '../src-shared/crank-vocabulary';
 import { createStepLog } from '../src-main/store/step-log';
 import { createWagerRecordStore } from '../src-main/store/wager-records';
 

@@ -13,7 +13,7 @@
  */
 import type { Address } from '@solana/kit';
 import type { Wager } from '../protocol/wager';
-import type { CrankStep } from '../store/earnings-ledger';
+import type { CrankStep } from '../../src-shared/crank-vocabulary';
 import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
 import type { HeldForShard } from './keeper-events';
 import type { RivalYield } from './rival-yield';
