@@ -36,8 +36,9 @@ export interface WalkOptions {
   cache?: TransactionEventCache;
   /** Read back to the opening even when the visitor has what it needs before (it wants the opening too). */
   throughOpening?: boolean;
-  /** Signatures per page (default 100), and at most this many pages (default: until the history ends). */
+  /** Signatures per getSignaturesForAddress call (default 100). */
   pageSize?: number;
+  /** At most this many pages (default: until the history ends). */
   pages?: number;
 }
 
