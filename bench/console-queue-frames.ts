@@ -16,6 +16,7 @@ import type { OperatorEvent } from '../src-shared/contract/events';
 import type { QueueRow } from '../src-shared/contract/activity';
 import type { StatusView } from '../src-shared/contract/status';
 import type { WagerState } from '../src-shared/crank-vocabulary';
+import { expiresAt } from '../src-shared/wager-timing';
 
 const wagers = Number(process.argv[2] ?? 10_000);
 const seconds = Number(process.argv[3] ?? 8);
@@ -40,7 +41,7 @@ const rows: QueueRow[] = Array.from({ length: wagers }, (_, i) => ({
   paytableName: ['coin-flip', 'dice', 'wheel'][i % 3]!,
   stake: String(1_000_000 * (1 + (i % 5))),
   openSlot: slot - (i % 140),
-  expirySlot: slot - (i % 140) + 150,
+  expirySlot: expiresAt(slot - (i % 140)),
   oracleRequest: null,
   requestSignature: null,
   requestedSlot: null,

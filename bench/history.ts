@@ -19,7 +19,9 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, transaction } from '../src-main/store/database';
-import { createEarningsLedger, type CrankStep } from '../src-main/store/earnings-ledger';
+import { createEarningsLedger } from '../src-main/store/earnings-ledger';
+import type { CrankStep } from '../src-shared/crank-vocabulary';
+import { expiresAt } from '../src-shared/wager-timing';
 import { createStepLog } from '../src-main/store/step-log';
 import { createWagerRecordStore } from '../src-main/store/wager-records';
 
@@ -62,7 +64,7 @@ function makeHistory(path: string, count: number): { ms: number } {
           state: expired ? 'expired' : 'settled',
           stake: '1000000',
           openSlot: i * 3,
-          expirySlot: i * 3 + 150,
+          expirySlot: expiresAt(i * 3),
           requestSignature: signature('R'),
           requestedSlot: i * 3 + 1,
           fulfilledSlot: expired ? null : i * 3 + 2,

@@ -28,12 +28,12 @@ import { connectToChain } from '../src-main/chain/rpc-connection';
 import { DEFAULT_MAX_IN_FLIGHT, createKeeper } from '../src-main/keeper/keeper';
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { openDatabase } from '../src-main/store/database';
+import { T_SETTLE_SLOTS, expiresAt } from '../src-shared/wager-timing';
 
 const WAGERS = Number(process.argv[2] ?? 2_000);
 const SENDERS = Number(process.argv[3] ?? 8);
 const MAX_IN_FLIGHT = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 const SLOT_MS = 400;
-const T_SETTLE = 150n;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
@@ -204,7 +204,7 @@ for (;;) {
   const done = landed.filter(finished).length;
   if (done === landed.length) break;
   const slot = await rpc.getSlot({ commitment: 'confirmed' }).send();
-  if (slot > lastOpenSlot + T_SETTLE + 60n) break;
+  if (slot > expiresAt(lastOpenSlot) + 60n) break;
   if (Date.now() - progressAt > 10_000) {
     progressAt = Date.now();
     console.error(JSON.stringify({ progress: { finished: done, of: landed.length, slot: Number(slot), lastOpenSlot: Number(lastOpenSlot) } }));
@@ -236,7 +236,7 @@ const slotsToSettle = landed
   .map((w) => Number(settleSlots.get(w)! - openSlots.get(w)!))
   .sort((a, b) => a - b);
 const quantile = (q: number) => slotsToSettle[Math.min(slotsToSettle.length - 1, Math.ceil(q * slotsToSettle.length) - 1)] ?? null;
-const settledInTime = slotsToSettle.filter((s) => s <= Number(T_SETTLE)).length;
+const settledInTime = slotsToSettle.filter((s) => s <= T_SETTLE_SLOTS).length;
 const lastSettleSlot = [...settleSlots.values()].reduce((a, b) => (b > a ? b : a), 0n);
 const lastFinishedAt = Math.max(...[...finishedAt.values()]);
 const states = Object.fromEntries(['queued', 'requested', 'fulfilled', 'settled', 'expired', 'unknown'].map((s) => [s, landed.filter((w) => state(w) === s).length]));
@@ -281,7 +281,7 @@ const result = {
     openSlots: { first: Number(firstOpenSlot), last: Number(lastOpenSlot), spread: Number(lastOpenSlot - firstOpenSlot) },
   },
   settlement: {
-    target: `every wager settled by open+${T_SETTLE}`,
+    target: `every wager settled by open+${T_SETTLE_SLOTS}`,
     states,
     settledWithinTSettle: settledInTime,
     notSettledWithinTSettle: landed.length - settledInTime,

@@ -12,13 +12,13 @@
  * `npm run bench:fleet [-- wagers [afterKill [blindWagers]]]` (default 1 000, 300, 200).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { T_SETTLE_SLOTS } from '../src-shared/wager-timing';
 import {
   openWagers,
   oracleRequestFrom,
   runFigures,
   startFleetBed,
   startKeepers,
-  T_SETTLE,
   waitClosed,
   wagerFigures,
   type FleetKeeper,
@@ -55,7 +55,7 @@ const openToSettle = orphaned.map((f) => f.closeSlot - f.openSlot).sort((a, b) =
 const afterKill = {
   ...runFigures(laterFigures, fleet.slice(0, 2)),
   stoppedMemberShardWagers: orphaned.length,
-  settledWithinTSettle: orphaned.filter((f) => f.fulfilSlot !== undefined && f.closeSlot - f.openSlot <= T_SETTLE).length,
+  settledWithinTSettle: orphaned.filter((f) => f.fulfilSlot !== undefined && f.closeSlot - f.openSlot <= T_SETTLE_SLOTS).length,
   slotsOpenToSettle: { min: openToSettle[0] ?? null, max: openToSettle.at(-1) ?? null },
   takeovers: fleet.slice(0, 2).map((k) => k.keeper.fleet().takeovers),
 };

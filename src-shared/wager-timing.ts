@@ -9,3 +9,21 @@
 export const REQUEST_DELAY_SLOTS = 2;
 
 export const T_SETTLE_SLOTS = 150;
+
+/** `openSlot` plus `slots`, in the caller's kind of number (the chain's bigint or the console's number). */
+const after = <T extends bigint | number>(openSlot: T, slots: number): T =>
+  (typeof openSlot === 'bigint' ? openSlot + BigInt(slots) : (openSlot as number) + slots) as T;
+
+/** The first slot at which randomness may be requested for a wager opened at `openSlot` (open + 2). */
+export function requestOpensAt(openSlot: bigint): bigint;
+export function requestOpensAt(openSlot: number): number;
+export function requestOpensAt(openSlot: bigint | number): bigint | number {
+  return after(openSlot, REQUEST_DELAY_SLOTS);
+}
+
+/** The slot at which a wager opened at `openSlot` expires unless settled (open + T_SETTLE; the request window closes). */
+export function expiresAt(openSlot: bigint): bigint;
+export function expiresAt(openSlot: number): number;
+export function expiresAt(openSlot: bigint | number): bigint | number {
+  return after(openSlot, T_SETTLE_SLOTS);
+}

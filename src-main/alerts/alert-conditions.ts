@@ -5,6 +5,7 @@
  */
 import type { AlertName, AlertSeverity, AlertThresholds } from '../../src-shared/alert-types';
 import { oracleStallLevel, type OracleWait } from '../../src-shared/oracle-stall';
+import { T_SETTLE_SLOTS } from '../../src-shared/wager-timing';
 
 const LAMPORTS_PER_SOL = 1_000_000_000;
 /** An epoch strike stays news this long (then the notice resolves by itself). */
@@ -103,7 +104,7 @@ export const CONDITIONS: Record<AlertName, Condition> = {
     if (level === 'none' || !health) return clear;
     const what = `${health.oracleWait.waiting} randomness request${health.oracleWait.waiting === 1 ? '' : 's'} waiting, the oldest for ${health.oracleWait.oldestWaitSlots} slots`;
     return level === 'critical'
-      ? critical(`The oracle has stalled: ${what}; wagers expire at 150 slots: pause new wagers (Guardian) until it fulfils again.`)
+      ? critical(`The oracle has stalled: ${what}; wagers expire at ${T_SETTLE_SLOTS} slots: pause new wagers (Guardian) until it fulfils again.`)
       : warning(`The oracle is slow: ${what}; watch it, and pause new wagers (Guardian) if it reaches 60.`);
   },
   'guardian-paused': ({ newWagersPaused }) =>

@@ -8,8 +8,9 @@ import type { Logger } from 'pino';
 import { TransactionFailedError, type SendOptions, type TransactionSender } from '../chain/transaction-sender';
 import { customErrorName, type ErrorNamingPrograms } from '../protocol/program-errors';
 import type { Config } from '../protocol/wager';
-import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
-import type { KeeperEvents, StepOutcome } from './keeper-events';
+import type { EarningsLedger } from '../store/earnings-ledger';
+import type { CrankOutcome, CrankStep } from '../../src-shared/crank-vocabulary';
+import type { KeeperEvents } from './keeper-events';
 
 /** Refusals meaning another keeper already did this step: the race is lost, which is normal. */
 const RACE_ERRORS = new Set(['invalidWagerStatus', 'invalidWager', 'alreadyFulfilled', 'invalidLiquidityRequest']);
@@ -49,7 +50,7 @@ export interface CrankSenderOptions {
 
 export interface CrankSender {
   send(step: CrankStep, subject: string | null, instructions: Parameters<TransactionSender['send']>[0], options?: SendOptions): Promise<CrankResult>;
-  counters(): Record<CrankStep, Record<StepOutcome, number>>;
+  counters(): Record<CrankStep, Record<CrankOutcome, number>>;
 }
 
 /** What `step` pays its caller, in lamports. */
@@ -63,8 +64,8 @@ export function feeFor(step: CrankStep, config: Config | undefined): bigint {
 }
 
 export function createCrankSender({ sender, earnings, events, config, now, log, programs }: CrankSenderOptions): CrankSender {
-  const counts = {} as Record<CrankStep, Record<StepOutcome, number>>;
-  const count = (step: CrankStep, outcome: StepOutcome) => {
+  const counts = {} as Record<CrankStep, Record<CrankOutcome, number>>;
+  const count = (step: CrankStep, outcome: CrankOutcome) => {
     counts[step] ??= { landed: 0, lost: 0, skipped: 0, failed: 0 };
     counts[step][outcome] += 1;
   };

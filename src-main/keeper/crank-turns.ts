@@ -13,7 +13,8 @@
  */
 import type { Address } from '@solana/kit';
 import type { Wager } from '../protocol/wager';
-import type { CrankStep } from '../store/earnings-ledger';
+import type { CrankStep } from '../../src-shared/crank-vocabulary';
+import { requestOpensAt } from '../../src-shared/wager-timing';
 import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
 import type { HeldForShard } from './keeper-events';
 import type { RivalYield } from './rival-yield';
@@ -128,7 +129,7 @@ export function createCrankTurns({ shard, rivals, records, reread, inFlight }: C
     // late notification) still take turns instead of all finding their turn past and sending at once.
     const seen = seenSince.get(address)?.slot ?? slot;
     const atLeastSeen = (due: bigint) => (due > seen ? due : seen);
-    if (step === 'request') return atLeastSeen(wager.openSlot + 2n);
+    if (step === 'request') return atLeastSeen(requestOpensAt(wager.openSlot));
     if (step === 'settle') {
       const fulfilledSlot = records.get(address)?.fulfilledSlot;
       return fulfilledSlot == null ? slot : BigInt(fulfilledSlot);

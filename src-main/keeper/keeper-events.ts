@@ -3,7 +3,8 @@
  * types its events carry. The keeper's parts share these from here, below them all, so no part imports
  * another for a type (that made a loop of eight files).
  */
-import type { EarningsEntry, CrankStep } from '../store/earnings-ledger';
+import type { EarningsEntry } from '../store/earnings-ledger';
+import type { CrankOutcome, CrankStep } from '../../src-shared/crank-vocabulary';
 import type { WagerRecord } from '../store/wager-records';
 import type { HealthRecord } from './keeper-service';
 
@@ -15,13 +16,10 @@ export interface OracleLatency {
   slots: number;
 }
 
-/** landed; lost to another keeper; skipped (not the right moment any more); failed (retried with backoff). */
-export type StepOutcome = 'landed' | 'lost' | 'skipped' | 'failed';
-
 export interface StepEvent {
   wager: string | null;
   step: CrankStep;
-  outcome: StepOutcome;
+  outcome: CrankOutcome;
   signature?: string;
   error?: string;
 }

@@ -18,7 +18,8 @@ import type { ChainConnection } from '../chain/rpc-connection';
 import type { TransactionSender } from '../chain/transaction-sender';
 import { WagerStatus } from '../protocol/wager';
 import type { Database } from '../store/database';
-import { createEarningsLedger, type CrankStep, type EarningsLedger } from '../store/earnings-ledger';
+import { createEarningsLedger, type EarningsLedger } from '../store/earnings-ledger';
+import type { CrankOutcome, CrankStep } from '../../src-shared/crank-vocabulary';
 import { createOracleLatencyLog, type OracleLatencyLog } from '../store/oracle-latency';
 import { createStepLog, type StepLog } from '../store/step-log';
 import type { WagerRecord, WagerRecordStore } from '../store/wager-records';
@@ -26,7 +27,7 @@ import { decodeWagerAccount, fetchAccounts } from './chain-view';
 import type { CrankResult } from './crank-sender';
 import { createDiscovery } from './discovery';
 import { createKeeperContext } from './keeper-context';
-import type { KeeperEvents, StepOutcome } from './keeper-events';
+import type { KeeperEvents } from './keeper-events';
 import type { HealthRecord, KeeperService, PublicWagerRecord, SubmitWagerResult } from './keeper-service';
 import { createOverdueWatch, type OverdueWager } from './overdue';
 import { createScheduler } from './scheduler';
@@ -88,7 +89,7 @@ export interface Keeper extends KeeperService {
   tick(): Promise<void>;
   /** Finds open wagers nobody posted (the ~30 s safety net). */
   sweep(): Promise<number>;
-  counters(): Record<CrankStep, Record<StepOutcome, number>>;
+  counters(): Record<CrankStep, Record<CrankOutcome, number>>;
   /** Sends other instructions with the keeper's key and sender (the faucet uses it). */
   send: TransactionSender['send'];
   /**

@@ -3,6 +3,7 @@
  * they could be requested (open + 2), kept until their request lands or they close.
  */
 import { WagerStatus, type Wager } from '../protocol/wager';
+import { requestOpensAt } from '../../src-shared/wager-timing';
 import type { WagerRecord } from '../store/wager-records';
 import type { KeeperContext } from './keeper-context';
 import type { HeldForShard, OverdueWager } from './keeper-events';
@@ -29,12 +30,12 @@ export function createOverdueWatch({ events, log }: KeeperContext, heldFor: (add
   const overdue = new Map<string, OverdueWager>();
   return {
     check(record, wager, slot) {
-      if (wager.status !== WagerStatus.Open || slot < wager.openSlot + 2n + BigInt(OVERDUE_AFTER_SLOTS)) return;
+      if (wager.status !== WagerStatus.Open || slot < requestOpensAt(wager.openSlot) + BigInt(OVERDUE_AFTER_SLOTS)) return;
       const entry: OverdueWager = {
         wager: record.address,
         openSlot: Number(wager.openSlot),
         expirySlot: Number(wager.expirySlot),
-        slotsLate: Number(slot - (wager.openSlot + 2n)),
+        slotsLate: Number(slot - requestOpensAt(wager.openSlot)),
         lastError: record.lastError,
         heldFor: heldFor(record.address),
       };

@@ -12,7 +12,7 @@
 import { getAddressEncoder, type Address } from '@solana/kit';
 import { createHash } from 'node:crypto';
 import type { KeeperContext } from './keeper-context';
-import { readConfirmedTransaction } from '../chain/read-transaction';
+import { walkToOpening } from '../history/wager-history-walk';
 
 /**
  * Slots between one rival's turn and the next, at least: a rival that sends before the previous one's
@@ -54,7 +54,7 @@ const score = (keeper: Address, wager: Address): bigint =>
   createHash('sha256').update(encoder.encode(keeper) as Uint8Array).update(encoder.encode(wager) as Uint8Array).digest().readBigUInt64BE(0);
 
 export function createRivalYield(ctx: KeeperContext): RivalYield {
-  const { rpc, signer, events, now, log } = ctx;
+  const { rpc, program, signer, events, now, log } = ctx;
   const self = signer.address;
   /** Rival address -> when last seen winning (Unix ms). */
   const known = new Map<Address, number>();
@@ -70,13 +70,15 @@ export function createRivalYield(ctx: KeeperContext): RivalYield {
 
   /** The fee payer of the wager's newest successful transaction after its opening: the keeper that beat us. */
   const winnerOf = async (wager: Address): Promise<Address | undefined> => {
-    const signatures = await rpc.getSignaturesForAddress(wager, { limit: LOOKUP_DEPTH, commitment: 'confirmed' }).send();
-    // Newest first; with fewer than LOOKUP_DEPTH the last is the opening (the app's, not a keeper's).
-    const cranks = signatures.length < LOOKUP_DEPTH ? signatures.slice(0, -1) : signatures;
-    const winning = cranks.find((s) => s.err === null);
-    if (!winning) return undefined;
-    const tx = await readConfirmedTransaction(rpc, winning.signature);
-    return tx?.transaction.message.accountKeys[0];
+    let winner: Address | undefined;
+    // Newest first, one short page; the walk ends at the opening (the app's, not a keeper's).
+    await walkToOpening(rpc, wager, program, { pageSize: LOOKUP_DEPTH, pages: 1 }, {
+      visit: (_event, tx) => {
+        winner = tx.transaction?.transaction.message.accountKeys[0];
+        return true;
+      },
+    });
+    return winner;
   };
 
   /** Races lost and not looked up yet: a short queue (early on, before the rivals are known, many are lost at once). */

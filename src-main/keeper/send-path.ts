@@ -26,10 +26,10 @@ import { createTransactionSender, type SendOptions, type TransactionSender } fro
 import { autoCrankPrice, LAMPORTS_PER_SIGNATURE, priorityPriceWithin, transactionFeeLamports } from '../chain/fees';
 import { fixedPriorityFeeStatus, type PriorityFeeEstimator, type PriorityFeeStatus } from '../chain/priority-fee-estimate';
 import { createSubscribedConfirmer } from '../chain/subscribed-confirmer';
-import type { CrankStep, EarningsLedger } from '../store/earnings-ledger';
+import type { EarningsLedger } from '../store/earnings-ledger';
+import type { CrankOutcome, CrankStep } from '../../src-shared/crank-vocabulary';
 import type { WagerRecord, WagerRecordChanges } from '../store/wager-records';
 import { createCrankSender, feeFor, type CrankResult, type CrankSender } from './crank-sender';
-import type { StepOutcome } from './keeper-events';
 import type { KeeperContext } from './keeper-context';
 import type { KeeperSetup } from './setup';
 
@@ -302,7 +302,7 @@ export function createSendPath(ctx: KeeperContext, { earnings, setup, priorityFe
     },
     counters: () => {
       const counts = cranks.counters();
-      const merged = {} as Record<CrankStep, Record<StepOutcome, number>>;
+      const merged = {} as Record<CrankStep, Record<CrankOutcome, number>>;
       for (const step of Object.keys({ ...counts, ...feeSkips }) as CrankStep[]) {
         const base = counts[step] ?? { landed: 0, lost: 0, skipped: 0, failed: 0 };
         merged[step] = { ...base, skipped: base.skipped + (feeSkips[step] ?? 0) };

@@ -8,7 +8,8 @@ import { WagerStatus, decodeWagerEventsFromLogs, type Wager } from '../protocol/
 import type { WagerRecord, WagerRecordChanges } from '../store/wager-records';
 import { decodeWagerAccount, drawnSettlement, fetchAccounts } from './chain-view';
 import type { KeeperContext } from './keeper-context';
-import { TransactionEventCache, findRequestTransaction, readSettlement, resolveWagerOutcome } from './outcome-resolver';
+import { TransactionEventCache } from '../history/transaction-events';
+import { findRequestTransaction, readSettlement, resolveWagerOutcome } from './outcome-resolver';
 import type { KeeperSetup } from './setup';
 
 const BACKOFF_BASE_MS = 2_000;
@@ -150,7 +151,7 @@ export function createWagerHistory(ctx: KeeperContext, setup: KeeperSetup, inFli
         // The notified logs, as a getTransaction would give them: kept only when they hold the settlement
         // (logs cut short by the validator are read again from the RPC).
         const events = decodeWagerEventsFromLogs(logs, program);
-        if (events.some((e) => e.name === 'WagerSettled' && e.data.wager === address)) transactionEvents.set(`${program}:${signature}`, events);
+        if (events.some((e) => e.name === 'WagerSettled' && e.data.wager === address)) transactionEvents.set(program, signature, events);
       }
       const event = await readWithRetries(() => readSettlement(rpc, signature, address, program, transactionEvents));
       if (event) return { bucket: event.bucket, payout: event.payout.toString(), payoutPending: event.pending };

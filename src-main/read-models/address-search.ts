@@ -25,14 +25,11 @@ import {
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decodeWagerAccount } from '../keeper/chain-view';
 import { resolveWagerOutcome } from '../keeper/outcome-resolver';
-import {
-  decodeWagerEventsFromLogs,
-  wagerStatusName,
-  WagerStatus,
-  type WagerProgramEvent,
-} from '../protocol/wager';
+import { wagerStatusName, WagerStatus, type WagerProgramEvent } from '../protocol/wager';
 import type { AddressSearchView, FoundWagerView } from '../../src-shared/contract/inspection';
 import { readConfirmedTransaction } from '../chain/read-transaction';
+import { readTransactionEvents } from '../history/transaction-events';
+import { newestSignatures } from '../history/wager-history-walk';
 
 /** Byte offsets in the 336-byte Wager account (docs/wager-program.md). */
 export const WAGER_ACCOUNT_SIZE = 336n;
@@ -118,12 +115,12 @@ const base58 = (key: Uint8Array): string => addressDecoder.decode(key);
 interface HistoryTransaction {
   signature: string;
   at: number | null;
-  events: WagerProgramEvent[];
+  events: readonly WagerProgramEvent[];
 }
 
 /** What one search has read: each transaction's events and block time, by signature (a transaction is in several histories). */
 interface SearchCache {
-  events: Map<string, WagerProgramEvent[]>;
+  events: Map<string, readonly WagerProgramEvent[]>;
   times: Map<string, number | null>;
 }
 const newCache = (): SearchCache => ({ events: new Map(), times: new Map() });
@@ -133,17 +130,14 @@ const blockTimeMs = (blockTime: bigint | number | null | undefined): number | nu
 
 /** The wager program's events of each successful transaction of `key` (newest first), and whether the history went further back. */
 async function historyEvents(rpc: Rpc<SolanaRpcApi>, key: Address, program: Address, cache: SearchCache) {
-  const signatures = await rpc
-    .getSignaturesForAddress(key, { limit: MAX_SIGNATURES, commitment: 'confirmed' })
-    .send();
+  const signatures = await newestSignatures(rpc, key, MAX_SIGNATURES);
   const ok = signatures.filter((entry) => entry.err === null);
   const transactions = await mapLimited(ok, async ({ signature, blockTime }): Promise<HistoryTransaction> => {
     const at = blockTimeMs(blockTime);
     cache.times.set(signature, at);
     const known = cache.events.get(signature);
     if (known) return { signature, at, events: known };
-    const tx = await readConfirmedTransaction(rpc, signature);
-    const decoded = tx ? decodeWagerEventsFromLogs(tx.meta?.logMessages ?? [], program) : [];
+    const decoded = (await readTransactionEvents(rpc, signature, program))?.events ?? [];
     cache.events.set(signature, decoded);
     return { signature, at, events: decoded };
   });

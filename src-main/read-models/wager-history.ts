@@ -2,14 +2,15 @@
  * A wager rebuilt from its transactions, for the Inspector and `inspect`: a settled or expired wager's
  * account is closed, so its stake, paytable, parties, steps and crankers are read from the history
  * instead (WagerOpened and the open instruction's accounts, the request, the settle or expire, a
- * claim_payout). Only the most recent opening at the address is meant: an address can be opened again
- * once its wager closed, so the walk (newest first) stops at the first WagerOpened it meets.
+ * claim_payout). Only the most recent opening at the address is meant (the walk and its reopened-address
+ * rule: history/wager-history-walk.ts).
  */
-import type { Address, Rpc, Signature, SolanaRpcApi } from '@solana/kit';
-import { decodeWagerEventsFromLogs, type WagerOpenedEvent, type WagerProgramEvent } from '../protocol/wager';
+import type { Address, Rpc, SolanaRpcApi } from '@solana/kit';
+import type { WagerOpenedEvent } from '../protocol/wager';
 import { readConfirmedTransaction, type ConfirmedTransaction } from '../chain/read-transaction';
+import { newestSignatures, walkToOpening, type WalkedTransaction } from '../history/wager-history-walk';
 
-/** Signatures per getSignaturesForAddress call. */
+/** Signatures read on an oracle request account (its life is the request and the fulfilment). */
 const PAGE_SIZE = 100;
 /** open_wager's account list: 1 is the stake owner (docs/wager-program.md). */
 const STAKE_OWNER_INDEX = 1;
@@ -72,55 +73,36 @@ export async function readWagerHistory(
   let settle: WagerHistory['settle'] = null;
   let expire: WagerHistory['expire'] = null;
   let claim: WagerHistory['claim'] = null;
-  let before: Signature | undefined;
-  for (;;) {
-    const page = await rpc
-      .getSignaturesForAddress(wager, {
-        limit: PAGE_SIZE,
-        commitment: 'confirmed',
-        ...(before ? { before } : {}),
-      })
-      .send();
-    for (const entry of page) {
-      if (entry.err) continue; // a failed transaction changed nothing
-      const tx = await readConfirmedTransaction(rpc, entry.signature);
-      if (!tx) continue;
-      const events = decodeWagerEventsFromLogs(tx.meta?.logMessages ?? [], program).filter(
-        (e: WagerProgramEvent) => 'wager' in e.data && e.data.wager === wager,
-      );
-      // Newest first within the transaction too: one transaction can close a wager and open the next.
-      for (const event of events.reverse()) {
-        const step = () => stepOf(entry.signature, entry.slot, tx);
-        if (event.name === 'PayoutClaimed')
-          claim ??= { ...step(), beneficiary: event.data.beneficiary, payout: event.data.payout };
-        else if (event.name === 'WagerSettled')
-          settle ??= {
-            ...step(),
-            bucket: event.data.bucket,
-            payout: event.data.payout,
-            pending: event.data.pending === 1,
-          };
-        else if (event.name === 'WagerExpired')
-          expire ??= { ...step(), wasRequested: event.data.wasRequested === 1 };
-        else if (event.name === 'WagerRandomnessRequested')
-          request ??= {
-            ...step(),
-            oracleRequest: event.data.oracleRequest,
-            seed: Uint8Array.from(event.data.seed),
-          };
-        else if (event.name === 'WagerOpened')
-          return {
-            open: { ...step(), event: event.data, stakeOwner: stakeOwnerOf(tx, wager, program) },
-            request,
-            settle,
-            expire,
-            claim,
-          };
-      }
-    }
-    if (page.length < PAGE_SIZE) return null;
-    before = page.at(-1)!.signature;
-  }
+  let open: WagerHistory['open'] | null = null;
+  // No cache: every transaction with events was read by the walk, so each step has its transaction.
+  const stepAt = ({ signature, slot, transaction }: WalkedTransaction) => stepOf(signature, slot, transaction!);
+  await walkToOpening(rpc, wager, program, { throughOpening: true }, {
+    visit: (event, tx) => {
+      if (event.name === 'PayoutClaimed')
+        claim ??= { ...stepAt(tx), beneficiary: event.data.beneficiary, payout: event.data.payout };
+      else if (event.name === 'WagerSettled')
+        settle ??= {
+          ...stepAt(tx),
+          bucket: event.data.bucket,
+          payout: event.data.payout,
+          pending: event.data.pending === 1,
+        };
+      else if (event.name === 'WagerExpired')
+        expire ??= { ...stepAt(tx), wasRequested: event.data.wasRequested === 1 };
+      else if (event.name === 'WagerRandomnessRequested')
+        request ??= {
+          ...stepAt(tx),
+          oracleRequest: event.data.oracleRequest,
+          seed: Uint8Array.from(event.data.seed),
+        };
+      return false;
+    },
+    opened: (event, tx) => {
+      open = { ...stepAt(tx), event, stakeOwner: stakeOwnerOf(tx.transaction!, wager, program) };
+    },
+  });
+  const opening = open as WagerHistory['open'] | null; // assigned in the callback above
+  return opening ? { open: opening, request, settle, expire, claim } : null;
 }
 
 /** The transaction that fulfilled an oracle request: the oldest successful one on the request account besides the request itself. */
@@ -129,9 +111,7 @@ export async function readFulfilment(
   oracleRequest: Address,
   requestSignature: string,
 ): Promise<HistoryStep | null> {
-  const page = await rpc
-    .getSignaturesForAddress(oracleRequest, { limit: PAGE_SIZE, commitment: 'confirmed' })
-    .send();
+  const page = await newestSignatures(rpc, oracleRequest, PAGE_SIZE);
   const candidates = page.filter((entry) => !entry.err && entry.signature !== requestSignature).reverse();
   const first = candidates[0];
   if (!first) return null;

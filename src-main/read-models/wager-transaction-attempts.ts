@@ -10,6 +10,7 @@ import type { ErrorNamingPrograms } from '../protocol/program-errors';
 import { WagerInstruction, identifyWagerInstruction } from '../protocol/generated/wager/programs/wager';
 import type { Database } from '../store/database';
 import type { FailedAttemptView } from '../../src-shared/contract/inspection';
+import { newestSignatures } from '../history/wager-history-walk';
 import { failureInWords, readTransactionJson, type TransactionJson } from './wager-transaction';
 
 /** Signatures read on the wager's address (its whole life is a handful: open, request, settle, claim, retries). */
@@ -103,9 +104,7 @@ export async function chainFailedAttempts(
   wager: Address,
   programs: ErrorNamingPrograms,
 ): Promise<FailedAttemptView[]> {
-  const page = await rpc
-    .getSignaturesForAddress(wager, { limit: SIGNATURES_READ, commitment: 'confirmed' })
-    .send();
+  const page = await newestSignatures(rpc, wager, SIGNATURES_READ);
   const failed = page.filter((entry) => entry.err !== null);
   return Promise.all(
     failed.map(async (entry) => {

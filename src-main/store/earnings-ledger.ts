@@ -1,8 +1,6 @@
 /** What each crank earned and what its transaction cost, for the operator's earnings view. */
 import type { Database } from './database';
-
-export type CrankStep =
-  'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
+import type { CrankStep } from '../../src-shared/crank-vocabulary';
 
 export interface EarningsEntry {
   at: string;

@@ -4,15 +4,13 @@
  * landed ones (with their fees); this log keeps the others too.
  */
 import type { Database } from './database';
-import type { CrankStep } from './earnings-ledger';
-
-export type StepLogOutcome = 'landed' | 'lost' | 'skipped' | 'failed';
+import { CRANK_OUTCOMES, type CrankOutcome, type CrankStep } from '../../src-shared/crank-vocabulary';
 
 export interface StepLogEntry {
   atMs: number;
   wager: string | null;
   step: CrankStep;
-  outcome: StepLogOutcome;
+  outcome: CrankOutcome;
   signature: string | null;
   error: string | null;
 }
@@ -20,7 +18,7 @@ export interface StepLogEntry {
 export interface StepLog {
   record(entry: StepLogEntry): void;
   /** Steps since `sinceMs`, counted by outcome. */
-  countsSince(sinceMs: number): Record<StepLogOutcome, number>;
+  countsSince(sinceMs: number): Record<CrankOutcome, number>;
   /** The most recent `limit` steps, newest first. */
   recent(limit: number): StepLogEntry[];
 }
@@ -48,9 +46,9 @@ export function createStepLog(db: Database): StepLog {
       insert.run(entry.atMs, entry.wager, entry.step, entry.outcome, entry.signature, entry.error);
     },
     countsSince: (sinceMs) => {
-      const result: Record<StepLogOutcome, number> = { landed: 0, lost: 0, skipped: 0, failed: 0 };
+      const result = Object.fromEntries(CRANK_OUTCOMES.map((outcome) => [outcome, 0])) as Record<CrankOutcome, number>;
       const hour = firstWholeHour(sinceMs);
-      for (const row of counts.all(sinceMs, hour, hour) as { outcome: StepLogOutcome; n: number }[])
+      for (const row of counts.all(sinceMs, hour, hour) as { outcome: CrankOutcome; n: number }[])
         result[row.outcome] = Number(row.n);
       return result;
     },

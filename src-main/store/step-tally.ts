@@ -6,8 +6,8 @@
  */
 import type { StepTally } from '../../src-shared/contract/activity';
 import type { Database } from './database';
-import type { CrankStep } from './earnings-ledger';
-import { firstWholeHour, type StepLogOutcome } from './step-log';
+import type { CrankOutcome, CrankStep } from '../../src-shared/crank-vocabulary';
+import { firstWholeHour } from './step-log';
 
 export type { StepTally };
 
@@ -77,7 +77,7 @@ export function createStepTally(db: Database): { since(sinceMs: number): StepTal
       const hour = firstWholeHour(sinceMs);
       for (const row of steps.all(sinceMs, hour, hour) as {
         step: CrankStep;
-        outcome: StepLogOutcome;
+        outcome: CrankOutcome;
         n: number;
       }[]) {
         const tally = entry(row.step);

@@ -4,7 +4,7 @@
  *
  * Pure TypeScript (src-shared): no Node, no Electron, no DOM; main, preload and renderer import it.
  */
-import type { WagerState, CrankOutcome, CrankStepName } from '../crank-vocabulary';
+import type { WagerState, CrankOutcome, CrankStep } from '../crank-vocabulary';
 
 /** The queue keeps a finished wager this long after it finished (then it leaves the list). */
 export const FINISHED_ROW_TTL_MS = 10 * 60_000;
@@ -78,7 +78,7 @@ export interface QueueRow {
 export interface StepView {
   at: number;
   wager: string | null;
-  step: CrankStepName;
+  step: CrankStep;
   outcome: CrankOutcome;
   signature: string | null;
   error: string | null;
@@ -93,7 +93,7 @@ export interface OracleLatencyView {
 }
 
 export interface StepTally {
-  step: CrankStepName;
+  step: CrankStep;
   tried: number;
   landed: number;
   /** Landed by another keeper first. */

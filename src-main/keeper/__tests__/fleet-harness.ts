@@ -15,9 +15,9 @@ import { startLocalnet, type Localnet, type LocalnetManifest } from '../../local
 import type { Database } from '../../store/database';
 import { createKeeper, type Keeper } from '../keeper';
 import { shardOf } from '../shard';
+import { T_SETTLE_SLOTS } from '../../../src-shared/wager-timing';
 import { freshDatabase, localnetParts, openWager, tempDir, type LocalnetParts } from './keeper-test-helpers';
 
-export const T_SETTLE = 150;
 
 export interface FleetBed {
   localnet: Pick<Localnet, 'rpcUrl' | 'wsUrl' | 'manifest'>;
@@ -253,7 +253,7 @@ export function runFigures(figures: readonly WagerFigures[], keepers: readonly F
     lostRacesPct: pct(lost, outcomes),
     lostBy,
     settleDelayAfterFulfilSlots: { p50: percentile(delays, 50), p99: percentile(delays, 99), max: percentile(delays, 100) },
-    lateOrExpired: figures.filter((f) => f.fulfilSlot === undefined || f.closeSlot < 0 || f.closeSlot - f.openSlot > T_SETTLE).length,
+    lateOrExpired: figures.filter((f) => f.fulfilSlot === undefined || f.closeSlot < 0 || f.closeSlot - f.openSlot > T_SETTLE_SLOTS).length,
   };
 }
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from '@solana/kit';
 import type { OverdueWager } from '../overdue';
 import { shardOf } from '../shard';
-import { openWagers, oracleRequestFrom, runFigures, startFleetBed, startKeepers, T_SETTLE, waitClosed, wagerFigures, type FleetBed, type FleetKeeper } from './fleet-harness';
+import { T_SETTLE_SLOTS } from '../../../src-shared/wager-timing';
+import { openWagers, oracleRequestFrom, runFigures, startFleetBed, startKeepers, waitClosed, wagerFigures, type FleetBed, type FleetKeeper } from './fleet-harness';
 
 const WAGERS = Number(process.env.FLEET_TEST_WAGERS ?? 150);
 /** Wagers opened after a member is stopped (about a third of them are its shard's). */
@@ -55,7 +56,7 @@ describe('keepers sharing one chain', () => {
     await waitClosed(bed, later, 120_000);
     const orphaned = (await wagerFigures(bed, later, oracleRequestFrom(fleet), 3)).filter((f) => f.shard === 2);
     expect(orphaned.length).toBeGreaterThan(0);
-    const settledInTime = orphaned.filter((f) => f.fulfilSlot !== undefined && f.closeSlot - f.openSlot <= T_SETTLE);
+    const settledInTime = orphaned.filter((f) => f.fulfilSlot !== undefined && f.closeSlot - f.openSlot <= T_SETTLE_SLOTS);
     console.log(JSON.stringify({ afterKill: { shardWagers: orphaned.length, settledWithinTSettle: settledInTime.length, slotsOpenToSettle: orphaned.map((f) => f.closeSlot - f.openSlot) } }));
     expect(settledInTime.length).toBe(orphaned.length);
     // Its wagers were overdue (10 slots late) before the takeover (20): each said whose it is and when this member sends it.

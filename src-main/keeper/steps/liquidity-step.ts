@@ -19,7 +19,7 @@ import {
   type Config,
   type Pool,
 } from '../../protocol/wager';
-import type { CrankStep } from '../../store/earnings-ledger';
+import type { CrankStep } from '../../../src-shared/crank-vocabulary';
 import { fetchAccounts } from '../chain-view';
 import type { CrankTurns } from '../crank-turns';
 import type { KeeperContext } from '../keeper-context';

@@ -6,6 +6,7 @@
  */
 import type { Address } from '@solana/kit';
 import { WagerStatus, getRequestRandomnessForWager } from '../../protocol/wager';
+import { requestOpensAt } from '../../../src-shared/wager-timing';
 import type { Discovery } from '../discovery';
 import type { KeeperContext } from '../keeper-context';
 import type { OverdueWatch } from '../overdue';
@@ -34,7 +35,7 @@ export function createRequestRandomnessStep(ctx: KeeperContext, { sendPath, setu
     async advance({ slot, address, record, wager, urgent, slotHashes }) {
       if (wager.status !== WagerStatus.Open) return false;
       overdue.check(record, wager, slot);
-      if (slot < wager.openSlot + 2n) return true;
+      if (slot < requestOpensAt(wager.openSlot)) return true;
       const hashes = await slotHashes();
       const endpoint = setup.oracle();
       const programConfig = setup.config();

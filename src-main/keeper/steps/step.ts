@@ -6,7 +6,7 @@
  */
 import type { Address } from '@solana/kit';
 import type { SlotHash, Wager } from '../../protocol/wager';
-import type { CrankStep } from '../../store/earnings-ledger';
+import type { CrankStep } from '../../../src-shared/crank-vocabulary';
 import type { WagerRecord } from '../../store/wager-records';
 
 /** One wager in one pass, as read from the chain this pass. */

@@ -26,6 +26,7 @@ import {
   getStrikeEpochInstructionAsync,
 } from '../generated/wager';
 import { USDC_DECIMALS } from '../usdc-amount';
+import { T_SETTLE_SLOTS } from '../../../src-shared/wager-timing';
 import { encodePaytableName } from './paytable-name';
 
 export { USDC_DECIMALS };
@@ -36,7 +37,7 @@ export const DEFAULT_WAGER_CONFIG = {
   settleFee: 200_000n,
   expireFee: 200_000n,
   liquidityFee: 50_000n,
-  tSettle: 150n,
+  tSettle: BigInt(T_SETTLE_SLOTS),
   epochLength: 750n,
   oracleRequestSize: 137n,
   perWagerCapBps: 100,

@@ -4,7 +4,7 @@
  */
 import { ACTIVE_WAGER_STATES, type WagerState } from '@shared/crank-vocabulary';
 import { FINISHED_ROW_TTL_MS, type QueueRow } from '@shared/contract/activity';
-import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
+import { expiresAt, requestOpensAt } from '@shared/wager-timing';
 import { formatDuration, formatSlots, formatUsdc } from './format';
 
 /** Settled, expired or unknown, with no parked payout left to claim: the keeper has nothing more to do. */
@@ -40,8 +40,8 @@ export function nextStepOf(row: QueueRow, slot: number | null, nowMs: number): N
   const fallbackStep = row.state === 'queued' ? 'request' : 'settle';
   if (row.openSlot === null || slot === null) return { step: fallbackStep, when: backoff ?? '…', slotsLeft: null, slotsLeftLabel: '—', backoff };
 
-  const windowOpens = row.openSlot + REQUEST_DELAY_SLOTS;
-  const expiry = row.expirySlot ?? row.openSlot + T_SETTLE_SLOTS;
+  const windowOpens = requestOpensAt(row.openSlot);
+  const expiry = row.expirySlot ?? expiresAt(row.openSlot);
   if (row.state === 'fulfilled') return { step: 'settle', when: backoff ?? 'now', slotsLeft: null, slotsLeftLabel: 'settling', backoff };
   if (slot > expiry) return { step: 'expire', when: backoff ?? 'now', slotsLeft: 0, slotsLeftLabel: 'expirable now', backoff };
   const left = expiry - slot;

@@ -1,5 +1,5 @@
 /** The Inspector's slot timeline of one wager (tested in __tests__/timeline.test.ts). */
-import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
+import { REQUEST_DELAY_SLOTS, T_SETTLE_SLOTS, expiresAt, requestOpensAt } from '@shared/wager-timing';
 import type { InspectionView } from '@shared/contract/inspection';
 
 export interface TimelineEntry {
@@ -14,8 +14,8 @@ export function timelineOf(view: InspectionView, currentSlot: number | null): Ti
   const record = view.record;
   const openSlot = view.slots?.openSlot ?? record?.openSlot ?? (typeof view.report.openSlot === 'number' ? view.report.openSlot : null);
   if (openSlot === null) return [];
-  const expiry = view.slots?.expirySlot ?? record?.expirySlot ?? openSlot + T_SETTLE_SLOTS;
-  const windowOpens = openSlot + REQUEST_DELAY_SLOTS;
+  const expiry = view.slots?.expirySlot ?? record?.expirySlot ?? expiresAt(openSlot);
+  const windowOpens = requestOpensAt(openSlot);
   const at = (slot: number) => (currentSlot !== null && currentSlot >= slot ? 'done' : 'next');
   const entries: TimelineEntry[] = [
     { label: 'opened', slot: openSlot, state: 'done' },

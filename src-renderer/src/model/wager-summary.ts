@@ -6,6 +6,7 @@
  * __tests__/wager-summary.test.ts).
  */
 import type { FailedAttemptView, InspectionView } from '@shared/contract/inspection';
+import { T_SETTLE_SLOTS } from '@shared/wager-timing';
 import { formatUtc } from './time-zone';
 
 type Report = InspectionView['report'];
@@ -45,7 +46,7 @@ function outcomeLines(report: Report, record: InspectionView['record']): string[
   }
   if (ended?.startsWith('expired') || (ended === null && record?.state === 'expired')) {
     return [
-      `Outcome: expired ${when(report, 'expire')}: the randomness never came within 150 slots of the open, so the wager could not be settled.`,
+      `Outcome: expired ${when(report, 'expire')}: the randomness never came within ${T_SETTLE_SLOTS} slots of the open, so the wager could not be settled.`,
       `Refunded: the stake (${usdc(text(report, 'stake'))}) was forfeited to the pool and stayed there; the wager's unspent prefund and its account's rent went back to the payer ${text(report, 'payer') ?? ''}.`.replace(
         ' .',
         '.',

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { ORACLE_STALL_CRITICAL_SLOTS, ORACLE_STALL_WARNING_SLOTS } from '@shared/oracle-stall';
+import { T_SETTLE_SLOTS } from '@shared/wager-timing';
 import { NewWagersPanel } from '../components/NewWagersPanel';
 import { latencySummary, oracleStallLevel } from '../model/oracle';
 import { useBridge, useHealth, useStatus } from '../queries';
@@ -22,7 +23,7 @@ function LocalOracle() {
       <p>
         {stalled ? 'Stalled: requests are not fulfilled.' : 'Fulfilling requests.'} {pending} request{pending === 1 ? '' : 's'} pending.
       </p>
-      <p className="muted">Stall it to watch the expiry path: waiting wagers expire at open + 150 slots, their stakes are forfeited to the pool.</p>
+      <p className="muted">{`Stall it to watch the expiry path: waiting wagers expire at open + ${T_SETTLE_SLOTS} slots, their stakes are forfeited to the pool.`}</p>
       <button type="button" className={stalled ? 'primary' : 'danger'} disabled={toggle.isPending} aria-busy={toggle.isPending} onClick={() => toggle.mutate(!stalled)}>
         {stalled ? 'Resume local oracle' : 'Stall local oracle'}
       </button>
