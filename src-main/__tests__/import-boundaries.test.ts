@@ -33,7 +33,7 @@ function boundaryViolations(rooms: Rooms): string[] {
     const shared = inside(file, rooms.shared);
     for (const { fileName: spec } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
       const where = `${relative(root, file)} imports '${spec}'`;
-      let target: string | null = null;
+      let target: string | null;
       if (spec.startsWith('@shared/')) target = resolveFile(join(rooms.shared, spec.slice('@shared/'.length)));
       else if (spec.startsWith('.')) target = resolveFile(resolve(dirname(file), spec));
       else {
