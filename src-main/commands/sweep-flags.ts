@@ -5,10 +5,14 @@
  * Earnings for this run (shown read-only there) and is never saved.
  */
 import { isAddress } from '@solana/kit';
-import { checkReserve, parseSol, SweepRefusal } from '../sweep/sweep-plan';
+import { checkReserve, SweepRefusal } from '../sweep/sweep-plan';
+import { parseDuration, parseSol } from '../../src-shared/units';
 import { SWEEP_EVERY_SECONDS } from '../operator/sweep-service';
 import type { SweepSettings } from '../../src-shared/contract/sweep';
 import { UsageError } from './cli-flags';
+
+/** A duration as people write it (90s, 30m, 6h, 1d, bare seconds): src-shared/units.ts. */
+export { parseDuration };
 
 /** parseArgs options for the sweep flags (spread into a command's options). */
 export const SWEEP_FLAG_OPTIONS = {
@@ -17,17 +21,6 @@ export const SWEEP_FLAG_OPTIONS = {
   'sweep-threshold': { type: 'string' },
   'sweep-every': { type: 'string' },
 } as const;
-
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, min: 60, h: 3_600, d: 86_400 };
-
-/**
- * A duration as people write it: 90s, 30m, 6h, 1d, or bare seconds.
- * @example parseDuration('6h') // 21600; parseDuration('soon') // null
- */
-export function parseDuration(text: string): number | null {
-  const match = /^(\d+)\s*(s|m|min|h|d)?$/.exec(text.trim());
-  return match ? Number(match[1]) * UNIT_SECONDS[match[2] ?? 's']! : null;
-}
 
 /** SOL from a flag, or a usage error naming it. */
 export function solFlag(flag: string, value: string): bigint {

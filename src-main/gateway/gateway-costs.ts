@@ -7,7 +7,7 @@
  * that cost at `--sol-price` would let every caller spend the gateway's SOL: refused at start.
  */
 import { LAMPORTS_PER_SIGNATURE, priorityFeeLamports } from '../chain/fees';
-import { formatUnits } from '../protocol/units';
+import { formatUnits } from '../../src-shared/units';
 import { MAX_PAYMENT_COMPUTE_UNITS, MAX_PAYMENT_PRICE_MICROLAMPORTS, MAX_PAYMENT_SIGNERS } from './payment-guard';
 
 export interface WagerCost {

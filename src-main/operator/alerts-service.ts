@@ -24,6 +24,7 @@ import type { LiquidityView } from '../../src-shared/contract/liquidity';
 import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { OperatorEvent } from '../../src-shared/contract/events';
 import type { ResolvedOperatorOptions } from '../runtime/operator-options';
+import { HOUR_MS } from '../../src-shared/units';
 
 /** What the alert service needs of the channels (the channels helper's dispatcher and saved channel list). */
 export interface AlertChannels {
@@ -76,7 +77,6 @@ export interface AlertServiceOptions {
 const HISTORY_SHOWN = 200;
 const GUARDIAN_EVERY_MS = 10_000;
 const LIQUIDITY_EVERY_MS = 30_000;
-const HOUR_MS = 3_600_000;
 
 /** Each threshold: its bounds and what it is, for a refusal that says what to enter. */
 const THRESHOLD_RULES: Record<keyof AlertThresholds, { min: number; max: number; integer: boolean; what: string }> = {

@@ -13,7 +13,6 @@ import {
   measuredSpend,
   type MeasuredSpend,
   reserveFor,
-  solText,
   SweepRefusal,
   type Reserve,
   type SweepPlan,
@@ -25,6 +24,7 @@ import { SWEEP_SETTING_FLAGS, type SweepPlanView, type SweepRecordView, type Swe
 import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { OperatorEvent } from '../../src-shared/contract/events';
 import type { ResolvedOperatorOptions } from '../runtime/operator-options';
+import { DAY_MS, solText } from '../../src-shared/units';
 
 export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' | 'sweepNow'>;
 
@@ -32,7 +32,6 @@ export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' |
 export const AUTOMATIC_CHECK_MS = 5_000;
 /** How long one reading of the measured spend (7 days of earnings) serves the reserve. */
 const SPEND_READ_MS = 60_000;
-const DAY_MS = 86_400_000;
 /** The automatic interval: at least a minute, at most 30 days. */
 export const SWEEP_EVERY_SECONDS = { min: 60, max: 30 * 86_400 } as const;
 

@@ -1,5 +1,6 @@
 /** What each crank earned and what its transaction cost, for the operator's earnings view. */
 import type { Database } from './database';
+import { HOUR_MS } from '../../src-shared/units';
 
 export type CrankStep =
   'request' | 'settle' | 'expire' | 'claim_payout' | 'strike_epoch' | 'claim_deposit' | 'claim_withdraw';
@@ -23,8 +24,6 @@ export interface EarningsLedger {
   /** Totals of every crank booked (since `sinceMs` when given). */
   summary(sinceMs?: number): { receivedLamports: number; feeLamports: number; cranks: number };
 }
-
-const HOUR_MS = 3_600_000;
 
 type Sums = { receivedLamports: number; feeLamports: number; cranks: number };
 type BucketSums = Sums & { bucketStart: number };
