@@ -107,7 +107,7 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   // A dead member's wager waits it twice (request, then settle), both inside T_SETTLE = 150.
   shardTakeoverSlots: { type: 'integer', minimum: 1, maximum: 74, default: DEFAULT_SHARD_TAKEOVER_SLOTS },
   fleetMembers: { type: 'array', items: { type: 'string', pattern: '^https?://' }, default: [] },
-  // Checked field by field by validateAlertThresholds (operator/alerts-service.ts); a threshold added later is filled from the defaults on read.
+  // Checked field by field by checkAlertThresholds (src-shared/settings/alert-thresholds.ts); a threshold added later is filled from the defaults on read.
   alertThresholds: { type: 'object', additionalProperties: { type: 'number', minimum: 0 }, default: DEFAULT_ALERT_THRESHOLDS },
   alertDesktopNotifications: { type: 'boolean', default: true },
   // The heartbeat URL itself is a secret, kept beside the file like the webhook URLs (heartbeat-url-store.ts).
