@@ -6,7 +6,8 @@
  */
 import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
 import type { EarningsLedger } from '../store/earnings-ledger';
-import { measuredSpend, reserveFor, RESERVE_FLOOR_LAMPORTS } from '../sweep/sweep-plan';
+import { measuredSpend, reserveFor } from '../sweep/sweep-plan';
+import { RESERVE_FLOOR_LAMPORTS } from '../../src-shared/settings/sweep';
 import { LAMPORTS_PER_SOL } from '../../src-shared/units';
 
 /** How long one reading of the measured spend serves (it reads 7 days of earnings). */

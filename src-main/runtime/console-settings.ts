@@ -7,6 +7,7 @@
 import Conf from 'conf';
 import { join } from 'node:path';
 import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
+import { DEFAULT_SWEEP_SETTINGS } from '../../src-shared/settings/sweep';
 import { checkHeartbeatUrl, DEFAULT_HEARTBEAT_EVERY_SECONDS } from '../alerts/heartbeat';
 import { moveHeartbeatUrlToSecrets } from '../alerts/heartbeat-url-store';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard } from '../keeper/shard';
@@ -26,8 +27,8 @@ export const CONSOLE_SETTINGS_VERSION = '1.1.0';
 
 export const DEFAULT_DEMO_INTERVAL_MS = 5_000;
 
-/** Settings → Earnings before a person sets it: no destination, the measured reserve, automatic off (0.1 SOL threshold, once a day). */
-export const DEFAULT_SWEEP_SETTINGS: ConsoleSettings['sweep'] = { destination: '', keepLamports: null, automatic: false, thresholdLamports: '100000000', everySeconds: 86_400 };
+/** Settings → Earnings before a person sets it: from the sweep settings' table (src-shared/settings/sweep.ts). */
+export { DEFAULT_SWEEP_SETTINGS };
 
 /** At most this many fallback read endpoints, and as many send endpoints (each is probed and sent to). */
 export const MAX_EXTRA_ENDPOINTS = 8;

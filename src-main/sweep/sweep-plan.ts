@@ -6,13 +6,11 @@
 import { isAddress } from '@solana/kit';
 import type { EarningsLedger } from '../store/earnings-ledger';
 import type { SweepTrigger } from '../store/sweep-ledger';
-import { LOW_BALANCE_LAMPORTS } from '../../src-shared/contract/status';
+import { RESERVE_DAYS, RESERVE_FLOOR_LAMPORTS } from '../../src-shared/settings/sweep';
 import { DAY_MS, HOUR_MS, solText } from '../../src-shared/units';
 
-/** The reserve never goes below the console's low-balance line (0.05 SOL), whatever the measured spend. */
-export const RESERVE_FLOOR_LAMPORTS = BigInt(LOW_BALANCE_LAMPORTS);
-/** The default reserve pays this many days of fees at the measured spend. */
-export const RESERVE_DAYS = 7;
+// The reserve's floor (the console's low-balance line) and days: Settings → Earnings' table.
+export { RESERVE_DAYS, RESERVE_FLOOR_LAMPORTS };
 /** A system account holding no data must keep this much (rent exemption) or be emptied: no reserve may be below it. */
 export const RENT_EXEMPT_MINIMUM_LAMPORTS = 890_880n;
 

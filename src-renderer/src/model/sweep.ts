@@ -1,5 +1,6 @@
 /** Settings → Earnings' form, as pure functions: SOL and intervals as people type them, and the changes to save. */
 import type { SweepSettings } from '@shared/contract/sweep';
+import { isSweepEvery, RESERVE_DAYS, SWEEP_EVERY_EXAMPLES, SWEEP_EVERY_WORDS } from '@shared/settings/sweep';
 import { formatDurationSeconds, formatSolDecimal, parseDuration, parseSol } from '@shared/units';
 
 export interface SweepForm {
@@ -37,15 +38,14 @@ export function parseSweepForm(form: SweepForm, saved: SweepSettings, fixed: (ke
   }
   const keep = form.keep.trim() === '' ? null : solToLamports(form.keep);
   if (form.keep.trim() !== '' && keep === null)
-    errors.keep = 'an amount of SOL like 0.5, or empty for 7 days of fees at the measured spend';
+    errors.keep = `an amount of SOL like 0.5, or empty for ${RESERVE_DAYS} days of fees at the measured spend`;
   else if (keep !== saved.keepLamports && !fixed.includes('keepLamports')) changes.keepLamports = keep;
   const threshold = solToLamports(form.threshold);
   if (threshold === null) errors.threshold = 'an amount of SOL like 0.1';
   else if (threshold !== saved.thresholdLamports && !fixed.includes('thresholdLamports'))
     changes.thresholdLamports = threshold;
   const every = parseDuration(form.every);
-  if (every === null || every < 60 || every > 30 * 86_400)
-    errors.every = 'from 1 minute to 30 days, like 30m, 6h or 1d';
+  if (!isSweepEvery(every)) errors.every = `${SWEEP_EVERY_WORDS}, ${SWEEP_EVERY_EXAMPLES}`;
   else if (every !== saved.everySeconds && !fixed.includes('everySeconds')) changes.everySeconds = every;
   return { errors, changes };
 }
