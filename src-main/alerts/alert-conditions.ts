@@ -6,8 +6,8 @@
 import type { AlertName, AlertSeverity, AlertThresholds } from '../../src-shared/alert-types';
 import { oracleStallLevel, type OracleWait } from '../../src-shared/oracle-stall';
 import { T_SETTLE_SLOTS } from '../../src-shared/wager-timing';
+import { LAMPORTS_PER_SOL } from '../../src-shared/units';
 
-const LAMPORTS_PER_SOL = 1_000_000_000;
 /** An epoch strike stays news this long (then the notice resolves by itself). */
 export const EPOCH_STRUCK_NOTICE_MS = 10 * 60_000;
 

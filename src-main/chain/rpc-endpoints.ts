@@ -5,6 +5,7 @@
  */
 import type { RpcEndpointStatus } from '../../src-shared/contract/status';
 import { maskUrl } from '../../src-shared/mask-url';
+import { RPC_URL_PROTOCOLS } from '../../src-shared/settings/rpc-endpoints';
 
 export interface ReadEndpoint {
   rpcUrl: string;
@@ -58,6 +59,6 @@ function checkHttpUrl(url: string, flag: string): void {
   } catch {
     throw new Error(`${flag} ${endpointLabel(url)} is not a URL: give an http(s):// address`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+  if (!RPC_URL_PROTOCOLS.includes(parsed.protocol))
     throw new Error(`${flag} ${endpointLabel(url)} must be an http(s):// URL`);
 }

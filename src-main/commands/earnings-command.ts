@@ -10,6 +10,7 @@ import { earningsReport, type ReportGranularity } from '../reports/earnings-repo
 import { openDatabase } from '../store/database';
 import { parseFlags, UsageError } from './cli-flags';
 import { defaultDatabasePath } from './command-defaults';
+import { DAY_MS } from '../../src-shared/units';
 
 /** The flags of `earnings` (the usage text in cli.ts lists each; a test checks). */
 export const EARNINGS_OPTIONS = {
@@ -20,7 +21,6 @@ export const EARNINGS_OPTIONS = {
   csv: { type: 'boolean', default: false },
 } as const;
 
-const DAY_MS = 86_400_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**

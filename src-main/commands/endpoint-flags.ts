@@ -4,6 +4,7 @@
  * (issue 27), turned into ChainEndpoints and the cluster setting the operator starts on.
  */
 import { endpointsFromFlags, type ChainEndpoints } from '../chain/rpc-endpoints';
+import { hasProtocol, WS_URL_PROTOCOLS } from '../../src-shared/settings/rpc-endpoints';
 import { UsageError } from './cli-flags';
 
 export const ENDPOINT_OPTIONS = {
@@ -21,7 +22,7 @@ export function endpointFlags(values: { rpc?: string[]; ws?: string[]; 'send-rpc
     if (ws.length > 0 || sends.length > 0) throw new UsageError('--ws and --send-rpc go with --rpc URL (the cluster to read from)');
     return undefined;
   }
-  for (const url of ws) if (!/^wss?:\/\/./.test(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got '${url}')`);
+  for (const url of ws) if (!hasProtocol(url, WS_URL_PROTOCOLS)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got '${url}')`);
   try {
     return endpointsFromFlags(rpc, ws, sends);
   } catch (error) {

@@ -5,29 +5,19 @@
  * Earnings for this run (shown read-only there) and is never saved.
  */
 import { isAddress } from '@solana/kit';
-import { checkReserve, parseSol, SweepRefusal } from '../sweep/sweep-plan';
-import { SWEEP_EVERY_SECONDS } from '../operator/sweep-service';
+import { checkReserve, SweepRefusal } from '../sweep/sweep-plan';
+import { parseDuration, parseSol } from '../../src-shared/units';
 import type { SweepSettings } from '../../src-shared/contract/sweep';
+import { isSweepEvery, SWEEP_EVERY_EXAMPLES, SWEEP_EVERY_WORDS, SWEEP_SETTINGS_TABLE, type SweepFlag } from '../../src-shared/settings/sweep';
 import { UsageError } from './cli-flags';
 
+/** A duration as people write it (90s, 30m, 6h, 1d, bare seconds): src-shared/units.ts. */
+export { parseDuration };
+
 /** parseArgs options for the sweep flags (spread into a command's options). */
-export const SWEEP_FLAG_OPTIONS = {
-  'sweep-to': { type: 'string' },
-  'sweep-keep': { type: 'string' },
-  'sweep-threshold': { type: 'string' },
-  'sweep-every': { type: 'string' },
-} as const;
-
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, min: 60, h: 3_600, d: 86_400 };
-
-/**
- * A duration as people write it: 90s, 30m, 6h, 1d, or bare seconds.
- * @example parseDuration('6h') // 21600; parseDuration('soon') // null
- */
-export function parseDuration(text: string): number | null {
-  const match = /^(\d+)\s*(s|m|min|h|d)?$/.exec(text.trim());
-  return match ? Number(match[1]) * UNIT_SECONDS[match[2] ?? 's']! : null;
-}
+export const SWEEP_FLAG_OPTIONS = Object.fromEntries(
+  Object.values(SWEEP_SETTINGS_TABLE).map((rule) => [rule.flag, { type: 'string' }]),
+) as Readonly<Record<SweepFlag, { readonly type: 'string' }>>;
 
 /** SOL from a flag, or a usage error naming it. */
 export function solFlag(flag: string, value: string): bigint {
@@ -68,9 +58,9 @@ export function sweepFlags(
   const every = values['sweep-every'];
   if (every !== undefined) {
     const seconds = parseDuration(every);
-    if (seconds === null || seconds < SWEEP_EVERY_SECONDS.min || seconds > SWEEP_EVERY_SECONDS.max)
+    if (!isSweepEvery(seconds))
       throw new UsageError(
-        `--sweep-every must be a duration from 1 minute to 30 days, like 30m, 6h or 1d, got '${every}'`,
+        `--sweep-every must be a duration ${SWEEP_EVERY_WORDS}, ${SWEEP_EVERY_EXAMPLES}, got '${every}'`,
       );
     sweep.everySeconds = seconds;
   }

@@ -23,7 +23,7 @@ import { clusterNameFromGenesis, saveDeploymentToFolder } from '../deployment/de
 import { fetchLocalnetManifest } from '../localnet/localnet-admin-client';
 import { describeRpcFailure, MAINNET_BETA_GENESIS_HASH } from '../../src-shared/cluster-identity';
 import { readProgramKeypair } from '../protocol/program-artifacts';
-import { formatUnits } from '../protocol/units';
+import { formatSolDecimal } from '../../src-shared/units';
 import { formatUsdcAmount } from '../protocol/usdc-amount';
 import {
   DEFAULT_WAGER_CONFIG,
@@ -61,8 +61,8 @@ export class InsufficientFundsError extends Error {
   }
 }
 
-/** "1.5" for 1.5 SOL. */
-export const formatSol = (lamports: bigint) => formatUnits(lamports < 0n ? 0n : lamports, 9);
+/** "1.5" for 1.5 SOL; a negative difference (nothing spent) reads "0". */
+const solFigure = (lamports: bigint) => formatSolDecimal(lamports < 0n ? 0n : lamports);
 
 export interface DeployServiceOptions {
   rpcUrl: string;
@@ -307,12 +307,12 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
     transactions: countLabels(transactions),
     cost: {
       ...cost,
-      feeSol: formatSol(feeLamports),
-      rentSol: formatSol(rentLamports),
-      heldSol: formatSol(heldLamports),
-      neededSol: formatSol(neededLamports),
-      balanceSol: formatSol(balanceLamports),
-      costSol: formatSol(feeLamports + rentLamports),
+      feeSol: solFigure(feeLamports),
+      rentSol: solFigure(rentLamports),
+      heldSol: solFigure(heldLamports),
+      neededSol: solFigure(neededLamports),
+      balanceSol: solFigure(balanceLamports),
+      costSol: solFigure(feeLamports + rentLamports),
     },
   });
   if (dryRun) return { deployment: null, cost };
@@ -320,7 +320,7 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
     throw new InsufficientFundsError(
       neededLamports,
       balanceLamports,
-      `the deployer ${deployer.address} has ${formatSol(balanceLamports)} SOL and this deploy needs ${formatSol(neededLamports)} SOL (rent ${formatSol(rentLamports)}, fees ${formatSol(feeLamports)} for ${transactions.length} transactions, ${formatSol(heldLamports)} held while it runs and returned): fund it and run again`,
+      `the deployer ${deployer.address} has ${solFigure(balanceLamports)} SOL and this deploy needs ${solFigure(neededLamports)} SOL (rent ${solFigure(rentLamports)}, fees ${solFigure(feeLamports)} for ${transactions.length} transactions, ${solFigure(heldLamports)} held while it runs and returned): fund it and run again`,
     );
   }
 
@@ -372,7 +372,7 @@ export async function deployService(options: DeployServiceOptions): Promise<Depl
     event: 'done',
     transactions: sent,
     spentLamports: balanceLamports - balanceAfter,
-    spentSol: formatSol(balanceLamports - balanceAfter),
+    spentSol: solFigure(balanceLamports - balanceAfter),
     seconds: Math.round((performance.now() - started) / 100) / 10,
     deploymentFile: paths.out,
     copiedTo,

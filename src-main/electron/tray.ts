@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { scrubSecrets } from '../../src-shared/secret-scrub';
 import { oracleStallLevel } from '../../src-shared/oracle-stall';
 import type { HealthView, StatusView } from '../../src-shared/contract/status';
+import { LAMPORTS_PER_SOL } from '../../src-shared/units';
 import type { DesktopLog, DesktopService, Electron } from './electron-api';
 
 export const EARNINGS_REFRESH_MS = 30_000;
@@ -56,7 +57,7 @@ function stateInWords(
 }
 
 const sol = (lamports: bigint | number, digits: number) =>
-  `${(Number(lamports) / 1e9).toLocaleString('en-US', { maximumFractionDigits: digits })} SOL`;
+  `${(Number(lamports) / LAMPORTS_PER_SOL).toLocaleString('en-US', { maximumFractionDigits: digits })} SOL`;
 
 const startOfLocalDay = (now = new Date()) =>
   new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();

@@ -32,10 +32,10 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { LAMPORTS_PER_SIGNATURE } from '../chain/fees';
-import { formatUnits } from '../protocol/units';
+import { DAY_MS, formatSolDecimal } from '../../src-shared/units';
 import { DEFAULT_KEEPER_FLOOR_LAMPORTS } from './keeper-floor';
 import type { Database } from '../store/database';
-import { createFaucetLedger, DAY_MS, type FaucetRefusal } from '../store/faucet-ledger';
+import { createFaucetLedger, type FaucetRefusal } from '../store/faucet-ledger';
 import type { FaucetClaimResult, FaucetService } from './faucet-service';
 
 /** Default global limit: 500 claims per UTC day (500 000 test USDC). */
@@ -70,15 +70,6 @@ export const FAUCET_ERRORS = {
 } as const;
 
 const REFUSAL_STATUS = { wallet: 429, ip: 429, daily: 503, budget: 503 } as const;
-
-const SOL_DECIMALS = 9;
-
-/**
- * Lamports as a decimal SOL amount, the claim result's `sol` (spec 2.4: "SOL amount sent"): no trailing
- * zeros, no decimal point for whole amounts.
- * @example formatSol(10_000_000n) // "0.01"; formatSol(0n) // "0"; formatSol(1_500_000_000n) // "1.5"
- */
-export const formatSol = (lamports: bigint): string => formatUnits(lamports, SOL_DECIMALS);
 
 /**
  * Sends `instructions` in one transaction (every signer is embedded in the instructions' accounts; the
@@ -209,7 +200,8 @@ export function createFaucet(options: FaucetOptions): FaucetService {
             ? undefined
             : reservation.sol + (hasTokenAccount ? 0n : TOKEN_ACCOUNT_RENT_LAMPORTS) + feeLamports + secondSignature,
         );
-        return { ok: true, signature, usdc: grantUsdc.toString(), sol: formatSol(reservation.sol) };
+        // spec 2.4's `sol`, the SOL amount sent: a bare decimal ("0.01", "1.5", "0").
+        return { ok: true, signature, usdc: grantUsdc.toString(), sol: formatSolDecimal(reservation.sol) };
       } catch (error) {
         // Give the slot back. (If the transaction landed after all, e.g. a confirmation timeout, the
         // wallet may claim again early: the safe side for a test faucet.)

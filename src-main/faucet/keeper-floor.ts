@@ -6,9 +6,10 @@
  */
 import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
 import type { EarningsLedger } from '../store/earnings-ledger';
-import { measuredSpend, reserveFor, RESERVE_FLOOR_LAMPORTS } from '../sweep/sweep-plan';
+import { measuredSpend, reserveFor } from '../sweep/sweep-plan';
+import { RESERVE_FLOOR_LAMPORTS } from '../../src-shared/settings/sweep';
+import { LAMPORTS_PER_SOL } from '../../src-shared/units';
 
-const LAMPORTS_PER_SOL = 1_000_000_000;
 /** How long one reading of the measured spend serves (it reads 7 days of earnings). */
 const SPEND_READ_MS = 60_000;
 

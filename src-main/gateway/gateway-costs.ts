@@ -7,7 +7,7 @@
  * that cost at `--sol-price` would let every caller spend the gateway's SOL: refused at start.
  */
 import { LAMPORTS_PER_SIGNATURE, priorityFeeLamports } from '../chain/fees';
-import { formatUnits } from '../protocol/units';
+import { formatUnits, LAMPORTS_PER_SOL_BIGINT } from '../../src-shared/units';
 import { MAX_PAYMENT_COMPUTE_UNITS, MAX_PAYMENT_PRICE_MICROLAMPORTS, MAX_PAYMENT_SIGNERS } from './payment-guard';
 
 export interface WagerCost {
@@ -50,7 +50,7 @@ const USDC_PER_CENT = 10_000n;
 export function minimumFee(costLamports: bigint, solPriceUsd: number): bigint {
   // Micro-dollars per SOL, so the arithmetic stays in integers.
   const microUsdPerSol = BigInt(Math.ceil(solPriceUsd * 1_000_000));
-  const baseUnits = (costLamports * microUsdPerSol + 999_999_999n) / 1_000_000_000n;
+  const baseUnits = (costLamports * microUsdPerSol + LAMPORTS_PER_SOL_BIGINT - 1n) / LAMPORTS_PER_SOL_BIGINT;
   return ((baseUnits + USDC_PER_CENT - 1n) / USDC_PER_CENT) * USDC_PER_CENT;
 }
 

@@ -13,8 +13,7 @@ import { placeUpgradeableProgram } from './genesis-program';
 import { LOCALNET_ORACLE_FEE } from './genesis';
 import { createLiteSvmRunner } from './litesvm-runner';
 import type { LocalChain } from './local-chain';
-
-const SOL = 1_000_000_000n;
+import { LAMPORTS_PER_SOL_BIGINT as SOL } from '../../src-shared/units';
 
 export interface BareGenesis {
   programs: { oracle: Address };

@@ -19,8 +19,8 @@ import {
 } from './bootstrap-wager';
 import type { LocalChain } from './local-chain';
 import { createLiteSvmRunner } from './litesvm-runner';
+import { LAMPORTS_PER_SOL_BIGINT as SOL } from '../../src-shared/units';
 
-const SOL = 1_000_000_000n;
 export const LOCALNET_ORACLE_FEE = 10_000n;
 /** Liquidity epochs of 300 slots (about 2 minutes at 400 ms): quick enough to try LP actions locally. */
 export const LOCALNET_EPOCH_SLOTS = 300n;

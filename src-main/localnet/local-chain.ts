@@ -32,6 +32,7 @@ import { verifyTransactionSignatures } from './signature-verification';
 import { isTokenProgram, memoisedMintDecimals, tokenBalanceOf, type MintDecimals, type TokenBalance } from './spl-token-views';
 import { messageFee, type TransactionFee } from './transaction-fees';
 import { addPrioritizationFee, isSimpleVoteTransaction, recentPrioritizationFeesOf, type SlotPrioritizationFees } from './prioritization-fees';
+import { LAMPORTS_PER_SOL_BIGINT } from '../../src-shared/units';
 
 /** Blockhashes stay valid for this many blocks, as on a validator. */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150n;
@@ -164,7 +165,7 @@ function errorJson(result: FailedTransactionMetadata): TransactionErrorJson {
 const toAddress = (bytes: Uint8Array) => getBase58Decoder().decode(bytes) as Address;
 
 /** What the faucet starts with: 500 million SOL, more than any test asks for. */
-const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
+const FAUCET_LAMPORTS = 500_000_000n * LAMPORTS_PER_SOL_BIGINT;
 
 function createFaucetKey(): { address: Address; privateKey: KeyObject } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -7,7 +7,7 @@
  */
 import { isSome, type Address, type ReadonlyUint8Array } from '@solana/kit';
 import { AccountState, getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { formatUnits } from '../protocol/units';
+import { formatUnits } from '../../src-shared/units';
 
 export const TOKEN_2022_PROGRAM_ADDRESS = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb' as Address;
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112' as Address;

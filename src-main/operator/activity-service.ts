@@ -8,11 +8,11 @@ import type { KeeperControl } from '../runtime/keeper-control';
 import { FINISHED_ROW_TTL_MS, type EarningsTotals } from '../../src-shared/contract/activity';
 import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { QueueRows } from '../runtime/queue-rows';
+import { DAY_MS } from '../../src-shared/units';
 
 /** The queue also lists wagers that finished this recently (at most this many), so their end is seen. */
 export const RECENTLY_FINISHED_MS = FINISHED_ROW_TTL_MS;
 const RECENTLY_FINISHED_LIMIT = 500;
-const DAY_MS = 86_400_000;
 /** A per-crank download is built in the keeper's memory (read in pages): past this many rows, per day or the CLI instead. */
 const CONSOLE_REPORT_MAX_ROWS = 200_000;
 

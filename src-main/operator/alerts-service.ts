@@ -24,6 +24,8 @@ import type { LiquidityView } from '../../src-shared/contract/liquidity';
 import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { OperatorEvent } from '../../src-shared/contract/events';
 import type { ResolvedOperatorOptions } from '../runtime/operator-options';
+import { HOUR_MS } from '../../src-shared/units';
+import { checkAlertThresholds, criticalAboveWarning } from '../../src-shared/settings/alert-thresholds';
 
 /** What the alert service needs of the channels (the channels helper's dispatcher and saved channel list). */
 export interface AlertChannels {
@@ -76,33 +78,6 @@ export interface AlertServiceOptions {
 const HISTORY_SHOWN = 200;
 const GUARDIAN_EVERY_MS = 10_000;
 const LIQUIDITY_EVERY_MS = 30_000;
-const HOUR_MS = 3_600_000;
-
-/** Each threshold: its bounds and what it is, for a refusal that says what to enter. */
-const THRESHOLD_RULES: Record<keyof AlertThresholds, { min: number; max: number; integer: boolean; what: string }> = {
-  balanceWarningSol: { min: 0, max: 1_000_000, integer: false, what: 'SOL below which the balance warns' },
-  balanceCriticalSol: { min: 0, max: 1_000_000, integer: false, what: 'SOL below which the balance is critical' },
-  runwayWarningHours: { min: 0, max: 10_000, integer: false, what: 'hours of runway below which it warns' },
-  rpcFailingSeconds: { min: 1, max: 86_400, integer: true, what: 'seconds the RPC may fail before it alerts' },
-  loopStalledSeconds: { min: 1, max: 86_400, integer: true, what: 'seconds without a loop pass before it alerts' },
-  debounceSeconds: { min: 0, max: 86_400, integer: true, what: 'seconds a condition must hold before it fires' },
-  reminderMinutes: { min: 0, max: 10_080, integer: true, what: 'minutes between reminders (0: never)' },
-  crankFailuresPer10Min: { min: 0, max: 1_000_000, integer: true, what: 'crank failures per 10 minutes above which it alerts' },
-  expiryWarningSlots: { min: 1, max: 150, integer: true, what: 'slots before expiry at which a wager without a request alerts' },
-};
-
-/** Checks thresholds from Settings or flags, naming the one that is wrong and what it must be. */
-export function validateAlertThresholds(changes: Partial<AlertThresholds>): Partial<AlertThresholds> {
-  const checked: Partial<AlertThresholds> = {};
-  for (const [key, value] of Object.entries(changes ?? {}) as [keyof AlertThresholds, unknown][]) {
-    const rule = THRESHOLD_RULES[key];
-    if (!rule) throw new Error(`unknown alert threshold '${String(key)}'; the thresholds are ${Object.keys(THRESHOLD_RULES).join(', ')}`);
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < rule.min || value > rule.max || (rule.integer && !Number.isInteger(value)))
-      throw new Error(`${key} must be the ${rule.what} (${rule.integer ? 'an integer' : 'a number'} from ${rule.min} to ${rule.max}), got ${JSON.stringify(value)}`);
-    checked[key] = value;
-  }
-  return checked;
-}
 
 export function createAlertService(control: KeeperControl, options: Pick<ResolvedOperatorOptions, 'flags' | 'settings' | 'dataDir' | 'log'>, service: AlertServiceOptions): AlertService {
   const { log } = options;
@@ -276,11 +251,11 @@ export function createAlertService(control: KeeperControl, options: Pick<Resolve
     },
     alertSettings: settingsView,
     async saveAlertSettings({ thresholds: changes, desktopNotifications: notify }) {
-      const checked = validateAlertThresholds(changes ?? {});
+      const checked = checkAlertThresholds(changes ?? {});
       for (const key of thresholdFlags()) if (key in checked) throw new Error(`${key} is set by a command-line flag for this run; restart without the flag to change it here`);
       if (notify !== undefined && typeof notify !== 'boolean') throw new Error('desktopNotifications must be true or false');
       const merged = { ...DEFAULT_ALERT_THRESHOLDS, ...options.settings.store.alertThresholds, ...checked };
-      if (merged.balanceCriticalSol > merged.balanceWarningSol)
+      if (criticalAboveWarning(merged))
         throw new Error(`the critical balance (${merged.balanceCriticalSol} SOL) must not be above the warning balance (${merged.balanceWarningSol} SOL): lower the critical level or raise the warning level`);
       options.settings.set({ alertThresholds: merged, ...(notify !== undefined ? { alertDesktopNotifications: notify } : {}) });
       return settingsView();

@@ -13,18 +13,18 @@ import {
   measuredSpend,
   type MeasuredSpend,
   reserveFor,
-  solText,
   SweepRefusal,
   type Reserve,
   type SweepPlan,
 } from '../sweep/sweep-plan';
 import { createSweeper, type Sweeper } from '../sweep/sweeper';
-import { DEFAULT_SWEEP_SETTINGS } from '../runtime/console-settings';
 import type { KeeperControl } from '../runtime/keeper-control';
-import { SWEEP_SETTING_FLAGS, type SweepPlanView, type SweepRecordView, type SweepSettings } from '../../src-shared/contract/sweep';
+import type { SweepPlanView, SweepRecordView, SweepSettings } from '../../src-shared/contract/sweep';
+import { DEFAULT_SWEEP_SETTINGS, isSweepEvery, SWEEP_EVERY_SECONDS, SWEEP_EVERY_WORDS, SWEEP_SETTING_FLAGS } from '../../src-shared/settings/sweep';
 import type { OperatorApi } from '../../src-shared/contract/operator-api';
 import type { OperatorEvent } from '../../src-shared/contract/events';
 import type { ResolvedOperatorOptions } from '../runtime/operator-options';
+import { DAY_MS, solText } from '../../src-shared/units';
 
 export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' | 'sweepNow'>;
 
@@ -32,9 +32,6 @@ export type SweepApi = Pick<OperatorApi, 'earningsSweep' | 'saveSweepSettings' |
 export const AUTOMATIC_CHECK_MS = 5_000;
 /** How long one reading of the measured spend (7 days of earnings) serves the reserve. */
 const SPEND_READ_MS = 60_000;
-const DAY_MS = 86_400_000;
-/** The automatic interval: at least a minute, at most 30 days. */
-export const SWEEP_EVERY_SECONDS = { min: 60, max: 30 * 86_400 } as const;
 
 const recordView = (sweep: BookedSweep): SweepRecordView => ({
   id: sweep.id,
@@ -78,14 +75,9 @@ export function validateSweepSettings(
         checked.thresholdLamports = lamports(value, 'the threshold');
         break;
       case 'everySeconds':
-        if (
-          typeof value !== 'number' ||
-          !Number.isInteger(value) ||
-          value < SWEEP_EVERY_SECONDS.min ||
-          value > SWEEP_EVERY_SECONDS.max
-        )
+        if (!isSweepEvery(value))
           throw new Error(
-            `the interval must be from 1 minute to 30 days (seconds ${SWEEP_EVERY_SECONDS.min} to ${SWEEP_EVERY_SECONDS.max}), got ${JSON.stringify(value)}`,
+            `the interval must be ${SWEEP_EVERY_WORDS} (seconds ${SWEEP_EVERY_SECONDS.min} to ${SWEEP_EVERY_SECONDS.max}), got ${JSON.stringify(value)}`,
           );
         checked.everySeconds = value;
         break;

@@ -1,5 +1,7 @@
 /** USDC amounts as people write them ("1.00", "2.5") to and from base units (6 decimals). */
-export const USDC_DECIMALS = 6;
+import { USDC_DECIMALS } from '../../src-shared/units';
+
+export { USDC_DECIMALS };
 
 /** "1.00" -> 1_000_000n. Refuses negatives, more than 6 decimals, and anything not a plain decimal. */
 export function parseUsdcAmount(text: string): bigint {

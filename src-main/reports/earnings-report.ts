@@ -10,6 +10,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../store/database';
 import { baseUnitsDecimal, csvDocument } from '../../src-shared/csv';
+import { DAY_MS, HOUR_MS } from '../../src-shared/units';
 
 export type ReportGranularity = 'crank' | 'day';
 
@@ -39,9 +40,6 @@ export interface EarningsReport {
   /** Set when rows of the range were pruned (`--keep-history`): what is missing and what to do. */
   notice: string | null;
 }
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 export const CRANK_COLUMNS = [
   'time_utc',

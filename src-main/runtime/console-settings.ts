@@ -7,6 +7,8 @@
 import Conf from 'conf';
 import { join } from 'node:path';
 import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
+import { DEFAULT_SWEEP_SETTINGS } from '../../src-shared/settings/sweep';
+import { hasProtocol, MAX_EXTRA_ENDPOINTS, RPC_URL_PROTOCOLS, trimEndpointUrl, WS_URL_PROTOCOLS } from '../../src-shared/settings/rpc-endpoints';
 import { checkHeartbeatUrl, DEFAULT_HEARTBEAT_EVERY_SECONDS } from '../alerts/heartbeat';
 import { moveHeartbeatUrlToSecrets } from '../alerts/heartbeat-url-store';
 import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard } from '../keeper/shard';
@@ -26,11 +28,11 @@ export const CONSOLE_SETTINGS_VERSION = '1.1.0';
 
 export const DEFAULT_DEMO_INTERVAL_MS = 5_000;
 
-/** Settings → Earnings before a person sets it: no destination, the measured reserve, automatic off (0.1 SOL threshold, once a day). */
-export const DEFAULT_SWEEP_SETTINGS: ConsoleSettings['sweep'] = { destination: '', keepLamports: null, automatic: false, thresholdLamports: '100000000', everySeconds: 86_400 };
+/** Settings → Earnings before a person sets it: from the sweep settings' table (src-shared/settings/sweep.ts). */
+export { DEFAULT_SWEEP_SETTINGS };
 
-/** At most this many fallback read endpoints, and as many send endpoints (each is probed and sent to). */
-export const MAX_EXTRA_ENDPOINTS = 8;
+/** The cap on fallback read and send endpoints: Settings → RPC's table (src-shared/settings/rpc-endpoints.ts). */
+export { MAX_EXTRA_ENDPOINTS };
 
 export const CONSOLE_SETTINGS_DEFAULTS: ConsoleSettings = {
   cluster: { kind: 'embedded' },
@@ -107,7 +109,7 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   // A dead member's wager waits it twice (request, then settle), both inside T_SETTLE = 150.
   shardTakeoverSlots: { type: 'integer', minimum: 1, maximum: 74, default: DEFAULT_SHARD_TAKEOVER_SLOTS },
   fleetMembers: { type: 'array', items: { type: 'string', pattern: '^https?://' }, default: [] },
-  // Checked field by field by validateAlertThresholds (operator/alerts-service.ts); a threshold added later is filled from the defaults on read.
+  // Checked field by field by checkAlertThresholds (src-shared/settings/alert-thresholds.ts); a threshold added later is filled from the defaults on read.
   alertThresholds: { type: 'object', additionalProperties: { type: 'number', minimum: 0 }, default: DEFAULT_ALERT_THRESHOLDS },
   alertDesktopNotifications: { type: 'boolean', default: true },
   // The heartbeat URL itself is a secret, kept beside the file like the webhook URLs (heartbeat-url-store.ts).
@@ -270,9 +272,9 @@ function validateCluster(value: unknown): ClusterSetting {
   if (cluster?.kind === 'embedded') return { kind: 'embedded' };
   if (cluster?.kind !== 'rpc') throw new Error("cluster must be { kind: 'embedded' } or { kind: 'rpc', rpcUrl, wsUrl }");
   const { rpcUrl, wsUrl } = cluster as { rpcUrl?: unknown; wsUrl?: unknown };
-  if (typeof rpcUrl !== 'string' || !isUrl(rpcUrl, ['http:', 'https:']))
+  if (typeof rpcUrl !== 'string' || !hasProtocol(rpcUrl, RPC_URL_PROTOCOLS))
     throw new Error(`the RPC URL must be an http:// or https:// URL, like https://api.devnet.solana.com; got ${JSON.stringify(rpcUrl)}`);
-  if (wsUrl !== null && wsUrl !== undefined && wsUrl !== '' && (typeof wsUrl !== 'string' || !isUrl(wsUrl, ['ws:', 'wss:'])))
+  if (wsUrl !== null && wsUrl !== undefined && wsUrl !== '' && (typeof wsUrl !== 'string' || !hasProtocol(wsUrl, WS_URL_PROTOCOLS)))
     throw new Error(`the WebSocket URL must be a ws:// or wss:// URL (or empty: the RPC's host with port + 1); got ${JSON.stringify(wsUrl)}`);
   const primary = rpcUrl.trim();
   const fallbackRpcUrls = endpointList(cluster, 'fallbackRpcUrls', 'fallback read endpoint').filter((url) => url !== primary);
@@ -293,19 +295,11 @@ function endpointList(cluster: object, key: 'fallbackRpcUrls' | 'sendRpcUrls', w
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new Error(`${key} must be a list of http:// or https:// URLs`);
   const urls = value.map((url: unknown) => {
-    if (typeof url !== 'string' || !isUrl(url, ['http:', 'https:']))
+    if (typeof url !== 'string' || !hasProtocol(url, RPC_URL_PROTOCOLS))
       throw new Error(`a ${what} must be an http:// or https:// URL, like https://rpc.example.com; got ${JSON.stringify(url)}`);
-    return url.trim().replace(/\/+$/, '');
+    return trimEndpointUrl(url);
   });
   const unique = [...new Set(urls)];
   if (unique.length > MAX_EXTRA_ENDPOINTS) throw new Error(`at most ${MAX_EXTRA_ENDPOINTS} ${what}s can be saved (got ${unique.length}): remove some first`);
   return unique;
-}
-
-function isUrl(value: string, protocols: string[]): boolean {
-  try {
-    return protocols.includes(new URL(value.trim()).protocol);
-  } catch {
-    return false;
-  }
 }

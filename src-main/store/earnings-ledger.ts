@@ -1,6 +1,7 @@
 /** What each crank earned and what its transaction cost, for the operator's earnings view. */
 import type { Database } from './database';
 import type { CrankStep } from '../../src-shared/crank-vocabulary';
+import { HOUR_MS } from '../../src-shared/units';
 
 export interface EarningsEntry {
   at: string;
@@ -21,8 +22,6 @@ export interface EarningsLedger {
   /** Totals of every crank booked (since `sinceMs` when given). */
   summary(sinceMs?: number): { receivedLamports: number; feeLamports: number; cranks: number };
 }
-
-const HOUR_MS = 3_600_000;
 
 type Sums = { receivedLamports: number; feeLamports: number; cranks: number };
 type BucketSums = Sums & { bucketStart: number };

@@ -10,8 +10,7 @@
  * past the SOL budget (issue 33): a faucet must not be able to starve the keeper of the SOL it cranks with.
  */
 import { transaction, type Database } from './database';
-
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../src-shared/units';
 
 export interface FaucetLimits {
   /** Claims per UTC day over all wallets. */

@@ -10,8 +10,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from './database';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, HOUR_MS } from '../../src-shared/units';
 
 /** Parses `90d`, `12h` or a bare number of days; throws a sentence for anything else (a usage error). */
 export function parseKeepHistory(text: string): number {
@@ -19,7 +18,7 @@ export function parseKeepHistory(text: string): number {
   const amount = match ? Number(match[1]) : Number.NaN;
   if (!match || !(amount >= 1))
     throw new Error(`--keep-history ${text}: give a duration such as 90d (days) or 36h (hours), at least 1`);
-  return amount * (match[2] === 'h' ? 3_600_000 : DAY_MS);
+  return amount * (match[2] === 'h' ? HOUR_MS : DAY_MS);
 }
 
 export interface PrunedHistory {

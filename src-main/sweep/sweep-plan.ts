@@ -6,15 +6,11 @@
 import { isAddress } from '@solana/kit';
 import type { EarningsLedger } from '../store/earnings-ledger';
 import type { SweepTrigger } from '../store/sweep-ledger';
+import { RESERVE_DAYS, RESERVE_FLOOR_LAMPORTS } from '../../src-shared/settings/sweep';
+import { DAY_MS, HOUR_MS, solText } from '../../src-shared/units';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-const LAMPORTS_PER_SOL = 1_000_000_000n;
-
-/** The reserve never goes below this (0.05 SOL: the console's low-balance line), whatever the measured spend. */
-export const RESERVE_FLOOR_LAMPORTS = 50_000_000n;
-/** The default reserve pays this many days of fees at the measured spend. */
-export const RESERVE_DAYS = 7;
+// The reserve's floor (the console's low-balance line) and days: Settings → Earnings' table.
+export { RESERVE_DAYS, RESERVE_FLOOR_LAMPORTS };
 /** A system account holding no data must keep this much (rent exemption) or be emptied: no reserve may be below it. */
 export const RENT_EXEMPT_MINIMUM_LAMPORTS = 890_880n;
 
@@ -37,27 +33,6 @@ export class SweepRefusal extends Error {
     super(message);
     this.name = 'SweepRefusal';
   }
-}
-
-/**
- * Lamports as SOL, exact, trailing zeros trimmed.
- * @example solText(50_000_000n) // '0.05 SOL'; solText(1_000_005_000n) // '1.000005 SOL'
- */
-export function solText(lamports: bigint): string {
-  const negative = lamports < 0n;
-  const abs = negative ? -lamports : lamports;
-  const fraction = (abs % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${abs / LAMPORTS_PER_SOL}${fraction ? `.${fraction}` : ''} SOL`;
-}
-
-/**
- * SOL typed by a person (a flag, a form) as lamports: up to 9 decimals, not negative.
- * @example parseSol('0.05') // 50_000_000n; parseSol('1e3') // null
- */
-export function parseSol(text: string): bigint | null {
-  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(text.trim());
-  if (!match) return null;
-  return BigInt(match[1]!) * LAMPORTS_PER_SOL + BigInt((match[2] ?? '').padEnd(9, '0'));
 }
 
 /** What the keeper spent on transaction fees lately: the fees and over how many days (at least one). */

@@ -98,7 +98,7 @@ export interface OverdueRequestView {
   heldFor: { shard: string; takeoverSlot: number } | null;
 }
 
-/** Balance below which the console warns (0.05 SOL). */
+/** Balance below which the console warns (0.05 SOL); the sweep's reserve never goes below it (sweep-plan.ts). */
 export const LOW_BALANCE_LAMPORTS = 50_000_000;
 
 /** The base fee of a one-signature transaction, for the runway before any crank was paid. */

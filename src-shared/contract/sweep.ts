@@ -18,15 +18,6 @@ export interface SweepSettings {
   everySeconds: number;
 }
 
-/** The `keeper`/`serve` flag that sets each of Settings → Earnings' fields (a flag wins for its run; Settings shows it read-only). */
-export const SWEEP_SETTING_FLAGS: Readonly<Record<keyof SweepSettings, string>> = {
-  destination: '--sweep-to',
-  automatic: '--sweep-to',
-  keepLamports: '--sweep-keep',
-  thresholdLamports: '--sweep-threshold',
-  everySeconds: '--sweep-every',
-};
-
 /** One sweep booked (Settings → Earnings and the Overview's "Sent to wallet"). */
 export interface SweepRecordView {
   id: number;

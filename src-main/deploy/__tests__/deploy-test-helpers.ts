@@ -40,7 +40,8 @@ import type { DeployEvent } from '../deploy-service';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const BIN = join(REPO_ROOT, 'bin', 'wager-keeper.js');
-export const LAMPORTS_PER_SOL = 1_000_000_000n;
+/** The deploy tests count SOL in bigint lamports. */
+export { LAMPORTS_PER_SOL_BIGINT as LAMPORTS_PER_SOL } from '../../../src-shared/units';
 
 /** One slot every `ms` while running: deploys wait for slots (a program is callable in the next one). */
 export function slotPump(localnet: Localnet, ms = 50) {

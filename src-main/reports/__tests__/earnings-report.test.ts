@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HOUR_MS } from '../../../src-shared/units';
 import { openDatabase, transaction, type Database } from '../../store/database';
 import { createEarningsLedger } from '../../store/earnings-ledger';
 import { pruneHistory } from '../../store/history-retention';
 import { CRANK_COLUMNS, DAY_COLUMNS, earningsReport, earningsReportYielding, sol } from '../earnings-report';
 
 const DAY = Date.parse('2026-11-20T00:00:00.000Z');
-const HOUR_MS = 3_600_000;
 
 let dir: string;
 let db: Database;

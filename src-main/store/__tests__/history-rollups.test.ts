@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../../src-shared/units';
 import { openDatabase, transaction, type Database } from '../database';
 import { createEarningsLedger, type EarningsEntry } from '../earnings-ledger';
 import { parseKeepHistory, pruneHistory } from '../history-retention';
@@ -10,7 +11,6 @@ import { createStepLog } from '../step-log';
 import { createStepTally } from '../step-tally';
 import { createWagerRecordStore } from '../wager-records';
 
-const DAY_MS = 86_400_000;
 const NOW = Date.parse('2026-11-27T15:20:00.000Z');
 
 let dir: string;

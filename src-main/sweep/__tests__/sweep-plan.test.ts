@@ -6,13 +6,13 @@ import {
   automaticSweepDue,
   checkConfirmation,
   measuredSpend,
-  parseSol,
   planSweep,
   reserveFor,
   RESERVE_FLOOR_LAMPORTS,
   SweepRefusal,
   type PlanInput,
 } from '../sweep-plan';
+import { parseSol } from '../../../src-shared/units';
 
 const KEEPER = 'GvHeR432g7MjN9uKyX3Dzg66TqwrEWgANLnnFZXMeyyj';
 const WALLET = '7EqQdEULxWcraVx3mXKFjc84LhCkMGZCkRuDpvcMwJeK';

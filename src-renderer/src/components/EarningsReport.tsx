@@ -6,10 +6,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { EarningsReportView } from '@shared/contract/activity';
 import { formatSolExact } from '../model/format';
+import { DAY_MS } from '@shared/units';
 import { useBridge } from '../queries';
 import { saveCsvFile } from '../save-csv';
 
-const DAY_MS = 86_400_000;
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function EarningsReport() {

@@ -6,7 +6,9 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { SWEEP_SETTING_FLAGS, type SweepSettings, type SweepView } from '@shared/contract/sweep';
+import type { SweepSettings, SweepView } from '@shared/contract/sweep';
+import { RESERVE_DAYS, RESERVE_FLOOR_LAMPORTS, SWEEP_SETTING_FLAGS } from '@shared/settings/sweep';
+import { solText } from '@shared/units';
 import { formatLamports, formatSolExact, groupDigits } from '../model/format';
 import { parseSweepForm, sweepFormOf, type SweepForm } from '../model/sweep';
 import { useBridge } from '../queries';
@@ -74,11 +76,11 @@ function SettingsForm({ view }: { view: SweepView }) {
           numeric
           unit="SOL"
           readOnly={fixed('keepLamports')}
-          placeholder="7 days of fees"
+          placeholder={`${RESERVE_DAYS} days of fees`}
           error={errors.keep}
           note={
             flagNote('keepLamports') ??
-            'kept for fees; empty: 7 days at the measured spend, at least 0.05 SOL'
+            `kept for fees; empty: ${RESERVE_DAYS} days at the measured spend, at least ${solText(RESERVE_FLOOR_LAMPORTS)}`
           }
           onChange={(keep) => setForm({ ...form, keep })}
         />

@@ -11,6 +11,7 @@ import type {
   HeartbeatView,
 } from '@shared/alert-types';
 import type { ActiveAlert } from '@shared/contract/alerts';
+import { ALERT_THRESHOLD_KEYS, ALERT_THRESHOLD_TABLE, criticalAboveWarning, thresholdFault } from '@shared/settings/alert-thresholds';
 import type { AlertHistoryEntry } from '@shared/alert-types';
 import { formatTime, type TimeZoneChoice } from './time-zone';
 
@@ -113,7 +114,7 @@ export function webhookUrlError(text: string, kind: AlertChannelKind): string | 
   return null;
 }
 
-/** One threshold field: its label, unit, bounds (the core's, alert-service.ts) and what it means. */
+/** One threshold field: its label, unit, bounds and what it means (src-shared/settings/alert-thresholds.ts). */
 export interface ThresholdField {
   key: keyof AlertThresholds;
   label: string;
@@ -127,98 +128,10 @@ export interface ThresholdField {
   flag: string;
 }
 
-export const THRESHOLD_FIELDS: ThresholdField[] = [
-  {
-    key: 'balanceWarningSol',
-    label: 'Balance warning',
-    unit: 'SOL',
-    note: 'a warning below this balance',
-    min: 0,
-    max: 1_000_000,
-    whole: false,
-    flag: '--alert-balance-warning',
-  },
-  {
-    key: 'balanceCriticalSol',
-    label: 'Balance critical',
-    unit: 'SOL',
-    note: 'critical below this balance (not ready for monitors)',
-    min: 0,
-    max: 1_000_000,
-    whole: false,
-    flag: '--alert-balance-critical',
-  },
-  {
-    key: 'runwayWarningHours',
-    label: 'Runway warning',
-    unit: 'h',
-    note: 'a warning when the balance lasts less than this at the current spend',
-    min: 0,
-    max: 10_000,
-    whole: false,
-    flag: '--alert-runway-hours',
-  },
-  {
-    key: 'rpcFailingSeconds',
-    label: 'RPC failing',
-    unit: 's',
-    note: 'critical once the RPC has failed this long',
-    min: 1,
-    max: 86_400,
-    whole: true,
-    flag: '--alert-rpc-failing-seconds',
-  },
-  {
-    key: 'loopStalledSeconds',
-    label: 'Loop stalled',
-    unit: 's',
-    note: 'critical after this long without a loop pass',
-    min: 1,
-    max: 86_400,
-    whole: true,
-    flag: '--alert-loop-stalled-seconds',
-  },
-  {
-    key: 'debounceSeconds',
-    label: 'Debounce',
-    unit: 's',
-    note: 'how long a condition must hold before its alert fires',
-    min: 0,
-    max: 86_400,
-    whole: true,
-    flag: '--alert-debounce-seconds',
-  },
-  {
-    key: 'reminderMinutes',
-    label: 'Reminder',
-    unit: 'min',
-    note: 'remind of an alert still firing this often (0: never)',
-    min: 0,
-    max: 10_080,
-    whole: true,
-    flag: '--alert-reminder-minutes',
-  },
-  {
-    key: 'crankFailuresPer10Min',
-    label: 'Crank failures',
-    unit: 'per 10 min',
-    note: 'alert above this many failed cranks (0: at the first)',
-    min: 0,
-    max: 1_000_000,
-    whole: true,
-    flag: '--alert-crank-failures-per-10-min',
-  },
-  {
-    key: 'expiryWarningSlots',
-    label: 'Expiry warning',
-    unit: 'slots',
-    note: 'alert when a wager with no request is this close to expiring (at most 150)',
-    min: 1,
-    max: 150,
-    whole: true,
-    flag: '--alert-expiry-warning-slots',
-  },
-];
+export const THRESHOLD_FIELDS: ThresholdField[] = ALERT_THRESHOLD_KEYS.map((key) => {
+  const { label, unit, note, min, max, whole, flag } = ALERT_THRESHOLD_TABLE[key];
+  return { key, label, unit, note, min, max, whole, flag: `--${flag}` };
+});
 
 export type ThresholdsForm = Record<keyof AlertThresholds, string>;
 
@@ -244,11 +157,12 @@ export function parseThresholdsForm(
     const text = form[field.key].trim();
     const value = Number(text);
     const range = `from ${field.min.toLocaleString('en-US')} to ${field.max.toLocaleString('en-US')} ${field.unit}`;
-    if (text === '' || !Number.isFinite(value))
+    const fault = text === '' ? 'notANumber' : thresholdFault(field.key, value);
+    if (fault === 'notANumber')
       errors[field.key] =
         text === '' ? `Enter a number ${range}` : `"${text}" is not a number: enter one ${range}`;
-    else if (field.whole && !Number.isInteger(value)) errors[field.key] = `Enter a whole number ${range}`;
-    else if (value < field.min || value > field.max) errors[field.key] = `Must be ${range}`;
+    else if (fault === 'notWhole') errors[field.key] = `Enter a whole number ${range}`;
+    else if (fault === 'outOfRange') errors[field.key] = `Must be ${range}`;
     else {
       values[field.key] = value;
       if (value !== saved[field.key]) changes[field.key] = value;
@@ -257,7 +171,7 @@ export function parseThresholdsForm(
   if (
     !errors.balanceCriticalSol &&
     !errors.balanceWarningSol &&
-    values.balanceCriticalSol > values.balanceWarningSol
+    criticalAboveWarning(values)
   ) {
     errors.balanceCriticalSol = `Must not be above the warning level (${values.balanceWarningSol} SOL): lower it, or raise the warning`;
     delete changes.balanceCriticalSol;

@@ -1,6 +1,7 @@
 /** Earnings arithmetic for the Overview: net = received − fee, totals, the chart's running total and its wording. */
 import type { EarningsPoint } from '@shared/contract/activity';
 import { formatSol, LAMPORTS_PER_SOL } from './format';
+import { HOUR_MS } from '@shared/units';
 
 export interface EarningsRange {
   /** The range button's text. */
@@ -11,7 +12,6 @@ export interface EarningsRange {
   bucketMs: number;
 }
 
-const HOUR_MS = 3_600_000;
 export const EARNINGS_RANGES: readonly EarningsRange[] = [
   { label: '1 h', words: 'hour', spanMs: HOUR_MS, bucketMs: 60_000 },
   { label: '24 h', words: '24 hours', spanMs: 24 * HOUR_MS, bucketMs: 15 * 60_000 },

@@ -4,51 +4,16 @@
  */
 import type { ClusterName } from '@shared/cluster-identity';
 import type { RunwayView } from '@shared/contract/status';
+import { groupDigits } from '@shared/units';
 
-/**
- * 1234567 → "1,234,567". One formatter for every figure: `toLocaleString('en-US')` builds a new one per
- * call, and the Queue formats its visible rows' numbers at every live batch (it showed in its frame profile).
- */
-const GROUPED = new Intl.NumberFormat('en-US');
-export const groupDigits = (value: number | bigint): string => GROUPED.format(value);
-
-export const LAMPORTS_PER_SOL = 1_000_000_000;
-const LAMPORTS_PER_SOL_BIG = 1_000_000_000n;
-const USDC_BASE = 1_000_000n;
-
-const splitSol = (lamports: number | bigint | string) => {
-  const value = BigInt(lamports);
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  return { sign: negative ? '-' : '', whole: groupDigits(abs / LAMPORTS_PER_SOL_BIG), fraction: (abs % LAMPORTS_PER_SOL_BIG).toString().padStart(9, '0') };
-};
-
-/** 1234500000 → "1.2345 SOL": exact (no float), trailing zeros trimmed to at least 2 decimals. For earnings. */
-export function formatSol(lamports: number | bigint | string): string {
-  const { sign, whole, fraction } = splitSol(lamports);
-  return `${sign}${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')} SOL`;
-}
-
-/** 1234567890 → "1.234567890 SOL": every lamport shown (9 decimals). For balances. */
-export function formatSolExact(lamports: number | bigint | string): string {
-  const { sign, whole, fraction } = splitSol(lamports);
-  return `${sign}${whole}.${fraction} SOL`;
-}
+// Amounts and their units are written once, in src-shared/units.ts; the screens read them from here.
+export { formatSol, formatSolExact, formatUsdc, groupDigits, LAMPORTS_PER_SOL } from '@shared/units';
 
 /** 12345 → "12,345 lamports"; 1 → "1 lamport". */
 export const formatLamports = (lamports: number): string => {
   const rounded = Math.round(lamports);
   return `${groupDigits(rounded)} ${rounded === 1 ? 'lamport' : 'lamports'}`;
 };
-
-/** USDC base units → "1.50 USDC" (at least two decimals, more when the amount has them); null → "—". */
-export function formatUsdc(base: string | null): string {
-  if (base === null) return '—';
-  const value = BigInt(base);
-  const whole = value / USDC_BASE;
-  const fraction = (value % USDC_BASE).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
-  return `${groupDigits(whole)}.${fraction} USDC`;
-}
 
 /** 1234 → "1,234 slots"; 1 → "1 slot". */
 export const formatSlots = (slots: number): string => `${groupDigits(slots)} ${slots === 1 ? 'slot' : 'slots'}`;

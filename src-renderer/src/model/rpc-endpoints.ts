@@ -5,6 +5,7 @@
  */
 import type { ClusterSetting } from '@shared/contract/cluster';
 import type { RpcEndpointStatus, StatusView } from '@shared/contract/status';
+import { hasProtocol, MAX_EXTRA_ENDPOINTS, RPC_URL_PROTOCOLS, trimEndpointUrl } from '@shared/settings/rpc-endpoints';
 import { formatDuration, groupDigits } from './format';
 
 /** What the status carries about the endpoints: their health, and whether reads left the preferred one. */
@@ -13,8 +14,8 @@ export type RpcView = NonNullable<StatusView['rpc']>;
 /** The fee the keeper's cranks carry now and why. */
 export type PriorityFeeView = NonNullable<StatusView['priorityFee']>;
 
-/** Same as the contract's cap on saved lists (console-settings.ts MAX_EXTRA_ENDPOINTS). */
-export const MAX_EXTRA_ENDPOINTS = 8;
+/** The cap on saved fallback and send lists: Settings → RPC's table (src-shared/settings/rpc-endpoints.ts). */
+export { MAX_EXTRA_ENDPOINTS };
 
 /** "read, preferred" / "read, fallback" / "send only". */
 export const roleText = (endpoint: Pick<RpcEndpointStatus, 'role' | 'preferred'>): string =>
@@ -95,9 +96,8 @@ export function addEndpoint(
   preferredRpcUrl: string,
   what: 'fallback' | 'send',
 ): { list: string[] } | { error: string } {
-  const url = typed.trim().replace(/\/+$/, '');
-  const parsed = URL.canParse(url) ? new URL(url) : null;
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+  const url = trimEndpointUrl(typed);
+  if (!hasProtocol(url, RPC_URL_PROTOCOLS))
     return {
       error: `Enter an http:// or https:// URL, like https://rpc.example.com${what === 'fallback' ? ' (an RPC of the same cluster)' : ' (a staked connection or a sender service)'}.`,
     };

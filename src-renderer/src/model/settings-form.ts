@@ -4,6 +4,7 @@
  */
 import type { ClusterSetting } from '@shared/contract/cluster';
 import type { ConsoleSettings } from '@shared/contract/settings';
+import { hasProtocol, RPC_URL_PROTOCOLS, WS_URL_PROTOCOLS } from '@shared/settings/rpc-endpoints';
 
 export type ClusterChoice = 'embedded' | 'devnet' | 'mainnet-beta' | 'custom';
 
@@ -19,14 +20,6 @@ export function clusterChoiceOf(cluster: ClusterSetting): ClusterChoice {
   return 'custom';
 }
 
-const hasProtocol = (text: string, protocols: string[]) => {
-  try {
-    return protocols.includes(new URL(text).protocol);
-  } catch {
-    return false;
-  }
-};
-
 /** The cluster to save, or what is wrong with each URL field (the same rules the core applies). */
 export function clusterFromForm(
   choice: ClusterChoice,
@@ -38,8 +31,8 @@ export function clusterFromForm(
   const ws = wsUrl.trim();
   const errors: { rpcUrl?: string; wsUrl?: string } = {};
   if (!rpc) errors.rpcUrl = 'Enter the RPC URL, like https://api.devnet.solana.com';
-  else if (!hasProtocol(rpc, ['http:', 'https:'])) errors.rpcUrl = 'The RPC URL must start with http:// or https://, like https://api.devnet.solana.com';
-  if (ws && !hasProtocol(ws, ['ws:', 'wss:'])) errors.wsUrl = "The WebSocket URL must start with ws:// or wss:// (or stay empty: the RPC's host with port + 1)";
+  else if (!hasProtocol(rpc, RPC_URL_PROTOCOLS)) errors.rpcUrl = 'The RPC URL must start with http:// or https://, like https://api.devnet.solana.com';
+  if (ws && !hasProtocol(ws, WS_URL_PROTOCOLS)) errors.wsUrl = "The WebSocket URL must start with ws:// or wss:// (or stay empty: the RPC's host with port + 1)";
   if (errors.rpcUrl || errors.wsUrl) return { cluster: null, errors };
   return { cluster: { kind: 'rpc', rpcUrl: rpc, wsUrl: ws || null }, errors };
 }

@@ -1,5 +1,7 @@
 /** Settings → Earnings' form, as pure functions: SOL and intervals as people type them, and the changes to save. */
 import type { SweepSettings } from '@shared/contract/sweep';
+import { isSweepEvery, RESERVE_DAYS, SWEEP_EVERY_EXAMPLES, SWEEP_EVERY_WORDS } from '@shared/settings/sweep';
+import { formatDurationSeconds, formatSolDecimal, parseDuration, parseSol } from '@shared/units';
 
 export interface SweepForm {
   destination: string;
@@ -9,47 +11,19 @@ export interface SweepForm {
   every: string;
 }
 
-const LAMPORTS_PER_SOL = 1_000_000_000n;
-const UNITS: [string, number][] = [
-  ['d', 86_400],
-  ['h', 3_600],
-  ['m', 60],
-  ['s', 1],
-];
-
 /** "0.5" → "500000000"; null when it is not an amount of SOL (at most 9 decimals). */
 export function solToLamports(text: string): string | null {
-  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(text.trim());
-  if (!match) return null;
-  return (BigInt(match[1]!) * LAMPORTS_PER_SOL + BigInt((match[2] ?? '').padEnd(9, '0'))).toString();
+  return parseSol(text)?.toString() ?? null;
 }
 
 /** "500000000" → "0.5" (what the form shows). */
-export function lamportsToSol(lamports: string): string {
-  const value = BigInt(lamports);
-  const fraction = (value % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${value / LAMPORTS_PER_SOL}${fraction ? `.${fraction}` : ''}`;
-}
-
-/** 86400 → "1d", 5400 → "90m": the largest unit that divides it. */
-export function formatInterval(seconds: number): string {
-  const [unit, size] = UNITS.find(([, size]) => seconds % size === 0)!;
-  return `${seconds / size}${unit}`;
-}
-
-/** "6h" → 21600; "30m", "1d", "90s" or bare seconds; null when not a duration. */
-export function parseInterval(text: string): number | null {
-  const match = /^(\d+)\s*(s|m|min|h|d)?$/.exec(text.trim());
-  if (!match) return null;
-  const unit = match[2] === 'min' ? 'm' : (match[2] ?? 's');
-  return Number(match[1]) * UNITS.find(([name]) => name === unit)![1];
-}
+export const lamportsToSol = (lamports: string): string => formatSolDecimal(BigInt(lamports));
 
 export const sweepFormOf = (settings: SweepSettings): SweepForm => ({
   destination: settings.destination,
   keep: settings.keepLamports === null ? '' : lamportsToSol(settings.keepLamports),
   threshold: lamportsToSol(settings.thresholdLamports),
-  every: formatInterval(settings.everySeconds),
+  every: formatDurationSeconds(settings.everySeconds),
 });
 
 /** The changed fields (fixed ones left out), or what is wrong with each field. */
@@ -64,15 +38,14 @@ export function parseSweepForm(form: SweepForm, saved: SweepSettings, fixed: (ke
   }
   const keep = form.keep.trim() === '' ? null : solToLamports(form.keep);
   if (form.keep.trim() !== '' && keep === null)
-    errors.keep = 'an amount of SOL like 0.5, or empty for 7 days of fees at the measured spend';
+    errors.keep = `an amount of SOL like 0.5, or empty for ${RESERVE_DAYS} days of fees at the measured spend`;
   else if (keep !== saved.keepLamports && !fixed.includes('keepLamports')) changes.keepLamports = keep;
   const threshold = solToLamports(form.threshold);
   if (threshold === null) errors.threshold = 'an amount of SOL like 0.1';
   else if (threshold !== saved.thresholdLamports && !fixed.includes('thresholdLamports'))
     changes.thresholdLamports = threshold;
-  const every = parseInterval(form.every);
-  if (every === null || every < 60 || every > 30 * 86_400)
-    errors.every = 'from 1 minute to 30 days, like 30m, 6h or 1d';
+  const every = parseDuration(form.every);
+  if (!isSweepEvery(every)) errors.every = `${SWEEP_EVERY_WORDS}, ${SWEEP_EVERY_EXAMPLES}`;
   else if (every !== saved.everySeconds && !fixed.includes('everySeconds')) changes.everySeconds = every;
   return { errors, changes };
 }
