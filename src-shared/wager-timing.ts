@@ -10,6 +10,12 @@ export const REQUEST_DELAY_SLOTS = 2;
 
 export const T_SETTLE_SLOTS = 150;
 
+/** The latest a guardian may pause new wagers after a request started waiting: before waiting wagers expire. */
+export const GUARDIAN_PAUSE_MAX_SLOTS = T_SETTLE_SLOTS - 1;
+
+/** The longest a fleet member waits past another shard's due slot: a dead member's wager waits it twice (request, then settle), both inside T_SETTLE. */
+export const SHARD_TAKEOVER_MAX_SLOTS = Math.floor((T_SETTLE_SLOTS - 1) / 2);
+
 /** `openSlot` plus `slots`, in the caller's kind of number (the chain's bigint or the console's number). */
 const after = <T extends bigint | number>(openSlot: T, slots: number): T =>
   (typeof openSlot === 'bigint' ? openSlot + BigInt(slots) : (openSlot as number) + slots) as T;

@@ -8,6 +8,7 @@ import { DEFAULT_SHARD_TAKEOVER_SLOTS, parseShard, ShardFormatError, type Shard 
 import { parseAlertWebhook, type AlertWebhookSpec } from '../alerts/channels/webhook-flag';
 import { AlertWebhookError } from '../alerts/channels/webhook-request';
 import { parseKeepHistory } from '../store/history-retention';
+import { SHARD_TAKEOVER_MAX_SLOTS, T_SETTLE_SLOTS } from '../../src-shared/wager-timing';
 
 /** A command line the command cannot run with: wrong, missing or conflicting flags. Exit code 2. */
 export class UsageError extends Error {}
@@ -80,8 +81,7 @@ export function shardFlags(values: { shard?: string; 'shard-takeover-slots'?: st
     throw error;
   }
   const takeoverSlots = integerFlag('shard-takeover-slots', takeover, 1, DEFAULT_SHARD_TAKEOVER_SLOTS);
-  // A dead member's wager waits it twice (request, then settle): both must fit inside T_SETTLE = 150.
-  if (takeoverSlots >= 75) throw new UsageError(`--shard-takeover-slots must be below 75 (a dead member's wager waits it twice, for its request and its settlement, inside T_SETTLE = 150), got ${takeoverSlots}`);
+  if (takeoverSlots > SHARD_TAKEOVER_MAX_SLOTS) throw new UsageError(`--shard-takeover-slots must be below ${SHARD_TAKEOVER_MAX_SLOTS + 1} (a dead member's wager waits it twice, for its request and its settlement, inside T_SETTLE = ${T_SETTLE_SLOTS}), got ${takeoverSlots}`);
   return { ...shard, takeoverSlots };
 }
 

@@ -1,9 +1,10 @@
 /**
  * `--guardian-keypair FILE [--guardian-pause-after-slots 60] [--guardian-resume-after-slots 20]` of `keeper`:
  * the guardian runs beside the keeper with that key. The thresholds mean nothing without the key, and a pause
- * past T_SETTLE = 150 would come too late.
+ * past T_SETTLE would come too late.
  */
 import { integerFlag, UsageError } from './cli-flags';
+import { GUARDIAN_PAUSE_MAX_SLOTS, T_SETTLE_SLOTS } from '../../src-shared/wager-timing';
 
 /**
  * The OperatorFlags fields the guardian flags set (empty without --guardian-keypair).
@@ -19,7 +20,7 @@ export function guardianFlags(values: { 'guardian-keypair'?: string; 'guardian-p
   }
   if (file === '') throw new UsageError('--guardian-keypair needs the path of the guardian\'s keypair file');
   const pauseAfter = pause === undefined ? undefined : integerFlag('guardian-pause-after-slots', pause, 1, 1);
-  if (pauseAfter !== undefined && pauseAfter >= 150) throw new UsageError(`--guardian-pause-after-slots must be below 150 (T_SETTLE: waiting wagers expire then), got ${pauseAfter}`);
+  if (pauseAfter !== undefined && pauseAfter > GUARDIAN_PAUSE_MAX_SLOTS) throw new UsageError(`--guardian-pause-after-slots must be below ${T_SETTLE_SLOTS} (T_SETTLE: waiting wagers expire then), got ${pauseAfter}`);
   const resumeAfter = resume === undefined ? undefined : integerFlag('guardian-resume-after-slots', resume, 1, 1);
   return {
     guardianKeypairFile: file,

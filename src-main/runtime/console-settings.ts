@@ -8,6 +8,8 @@ import Conf from 'conf';
 import { join } from 'node:path';
 import { DEFAULT_ALERT_THRESHOLDS } from '../../src-shared/alert-types';
 import { DEFAULT_SWEEP_SETTINGS } from '../../src-shared/settings/sweep';
+import { HEARTBEAT_EVERY_SECONDS } from '../../src-shared/settings/alert-thresholds';
+import { GUARDIAN_PAUSE_MAX_SLOTS, SHARD_TAKEOVER_MAX_SLOTS, T_SETTLE_SLOTS } from '../../src-shared/wager-timing';
 import { hasProtocol, MAX_EXTRA_ENDPOINTS, RPC_URL_PROTOCOLS, trimEndpointUrl, WS_URL_PROTOCOLS } from '../../src-shared/settings/rpc-endpoints';
 import { checkHeartbeatUrl, DEFAULT_HEARTBEAT_EVERY_SECONDS } from '../alerts/heartbeat';
 import { moveHeartbeatUrlToSecrets } from '../alerts/heartbeat-url-store';
@@ -103,11 +105,11 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   paused: { type: 'boolean', default: false },
   guardianAutomatic: { type: 'boolean', default: false },
   // T_SETTLE is 150 slots: a pause after that would come when every waiting wager has expired.
-  guardianPauseAfterSlots: { type: 'integer', minimum: 1, maximum: 149, default: 60 },
+  guardianPauseAfterSlots: { type: 'integer', minimum: 1, maximum: GUARDIAN_PAUSE_MAX_SLOTS, default: 60 },
   guardianResumeAfterSlots: { type: 'integer', minimum: 1, maximum: 10_000, default: 20 },
   shard: { type: 'string', pattern: '^(\\d+/\\d+)?$', default: '' },
   // A dead member's wager waits it twice (request, then settle), both inside T_SETTLE = 150.
-  shardTakeoverSlots: { type: 'integer', minimum: 1, maximum: 74, default: DEFAULT_SHARD_TAKEOVER_SLOTS },
+  shardTakeoverSlots: { type: 'integer', minimum: 1, maximum: SHARD_TAKEOVER_MAX_SLOTS, default: DEFAULT_SHARD_TAKEOVER_SLOTS },
   fleetMembers: { type: 'array', items: { type: 'string', pattern: '^https?://' }, default: [] },
   // Checked field by field by checkAlertThresholds (src-shared/settings/alert-thresholds.ts); a threshold added later is filled from the defaults on read.
   alertThresholds: { type: 'object', additionalProperties: { type: 'number', minimum: 0 }, default: DEFAULT_ALERT_THRESHOLDS },
@@ -115,7 +117,7 @@ export const CONSOLE_SETTINGS_SCHEMA = {
   // The heartbeat URL itself is a secret, kept beside the file like the webhook URLs (heartbeat-url-store.ts).
   heartbeatConfigured: { type: 'boolean', default: false },
   heartbeatLabel: { type: 'string', default: '' },
-  heartbeatEverySeconds: { type: 'integer', minimum: 1, maximum: 86_400, default: DEFAULT_HEARTBEAT_EVERY_SECONDS },
+  heartbeatEverySeconds: { type: 'integer', minimum: HEARTBEAT_EVERY_SECONDS.min, maximum: HEARTBEAT_EVERY_SECONDS.max, default: DEFAULT_HEARTBEAT_EVERY_SECONDS },
   // Checked field by field by sweep-service.ts (saveSweepSettings); lamports as decimal strings.
   sweep: {
     type: 'object',
@@ -203,13 +205,13 @@ export function validateSettingsChanges(changes: SettingsChanges): SettingsChang
         checked.apiPort = integer(key, value, 0, 65_535, 'a TCP port (0: any free port)');
         break;
       case 'guardianPauseAfterSlots':
-        checked.guardianPauseAfterSlots = integer(key, value, 1, 149, 'slots a randomness request may wait before the guardian pauses new wagers (wagers expire at 150)');
+        checked.guardianPauseAfterSlots = integer(key, value, 1, GUARDIAN_PAUSE_MAX_SLOTS, `slots a randomness request may wait before the guardian pauses new wagers (wagers expire at ${T_SETTLE_SLOTS})`);
         break;
       case 'guardianResumeAfterSlots':
         checked.guardianResumeAfterSlots = integer(key, value, 1, 10_000, 'slots of fulfilments before the guardian resumes new wagers');
         break;
       case 'shardTakeoverSlots':
-        checked.shardTakeoverSlots = integer(key, value, 1, 74, "slots another shard's wager waits before this keeper takes it over (twice that must fit in T_SETTLE = 150)");
+        checked.shardTakeoverSlots = integer(key, value, 1, SHARD_TAKEOVER_MAX_SLOTS, `slots another shard's wager waits before this keeper takes it over (twice that must fit in T_SETTLE = ${T_SETTLE_SLOTS})`);
         break;
       case 'shard':
         if (typeof value !== 'string') throw new Error('shard must be "I/N" (this keeper\'s index and the fleet\'s size), or empty for none');
@@ -240,7 +242,7 @@ export function validateSettingsChanges(changes: SettingsChanges): SettingsChang
         checked.corsOrigins = value as string[];
         break;
       case 'heartbeatEverySeconds':
-        checked.heartbeatEverySeconds = integer(key, value, 1, 86_400, 'seconds between heartbeat pings');
+        checked.heartbeatEverySeconds = integer(key, value, HEARTBEAT_EVERY_SECONDS.min, HEARTBEAT_EVERY_SECONDS.max, 'seconds between heartbeat pings');
         break;
       case 'heartbeatUrl':
         if (typeof value !== 'string') throw new Error('heartbeatUrl must be an http:// or https:// URL, or empty for none');

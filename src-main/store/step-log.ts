@@ -4,6 +4,7 @@
  * landed ones (with their fees); this log keeps the others too.
  */
 import type { Database } from './database';
+import { HOUR_MS } from '../../src-shared/units';
 import { CRANK_OUTCOMES, type CrankOutcome, type CrankStep } from '../../src-shared/crank-vocabulary';
 
 export interface StepLogEntry {
@@ -23,7 +24,6 @@ export interface StepLog {
   recent(limit: number): StepLogEntry[];
 }
 
-const HOUR_MS = 3_600_000;
 /** The first whole UTC hour at or after `ms`: where the hourly counts take over from the rows. */
 export const firstWholeHour = (ms: number): number => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 

@@ -4,6 +4,7 @@
  * surface words a refusal for its reader; the bounds and the rules are only here.
  */
 import { DEFAULT_ALERT_THRESHOLDS, type AlertThresholds } from '../alert-types';
+import { T_SETTLE_SLOTS } from '../wager-timing';
 
 export type AlertThresholdKey = keyof AlertThresholds;
 
@@ -44,8 +45,8 @@ export const ALERT_THRESHOLD_TABLE = {
     min: 0, max: 10_080, whole: true, default: D.reminderMinutes, flag: 'alert-reminder-minutes' },
   crankFailuresPer10Min: { label: 'Crank failures', unit: 'per 10 min', note: 'alert above this many failed cranks (0: at the first)', what: 'crank failures per 10 minutes above which it alerts',
     min: 0, max: 1_000_000, whole: true, default: D.crankFailuresPer10Min, flag: 'alert-crank-failures-per-10-min' },
-  expiryWarningSlots: { label: 'Expiry warning', unit: 'slots', note: 'alert when a wager with no request is this close to expiring (at most 150)', what: 'slots before expiry at which a wager without a request alerts',
-    min: 1, max: 150, whole: true, default: D.expiryWarningSlots, flag: 'alert-expiry-warning-slots' },
+  expiryWarningSlots: { label: 'Expiry warning', unit: 'slots', note: `alert when a wager with no request is this close to expiring (at most ${T_SETTLE_SLOTS})`, what: 'slots before expiry at which a wager without a request alerts',
+    min: 1, max: T_SETTLE_SLOTS, whole: true, default: D.expiryWarningSlots, flag: 'alert-expiry-warning-slots' },
 } as const satisfies Record<AlertThresholdKey, AlertThresholdRule>;
 
 /** The thresholds' keys, in the table's order. */
@@ -86,3 +87,6 @@ export function checkAlertThresholds(changes: Partial<Record<AlertThresholdKey, 
 /** The balance levels' rule: the critical level must not be above the warning one. */
 export const criticalAboveWarning = (levels: Pick<AlertThresholds, 'balanceCriticalSol' | 'balanceWarningSol'>): boolean =>
   levels.balanceCriticalSol > levels.balanceWarningSol;
+
+/** Settings → Alerts' heartbeat period: seconds between pings of the dead man's switch (the core's check and the form's). */
+export const HEARTBEAT_EVERY_SECONDS = { min: 1, max: 86_400 } as const;

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { SettingsView } from '@shared/contract/settings';
+import { SHARD_TAKEOVER_MAX_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
 import { useBridge, useStatus } from '../queries';
 import { TextField } from './FieldRow';
 
@@ -63,7 +64,7 @@ export function FleetSettings({ view }: { view: SettingsView }) {
             value={takeover}
             numeric
             unit="slots"
-            note="past a wager's due slot before another shard's wager is taken over (1 to 74: twice it must fit in the 150-slot window)."
+            note={`past a wager's due slot before another shard's wager is taken over (1 to ${SHARD_TAKEOVER_MAX_SLOTS}: twice it must fit in the ${T_SETTLE_SLOTS}-slot window).`}
             onChange={setTakeover}
           />
           <TextField

@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ConsoleSettings, SettingsView } from '@shared/contract/settings';
 import type { GuardianView } from '@shared/contract/guardian';
+import { GUARDIAN_PAUSE_MAX_SLOTS, T_SETTLE_SLOTS } from '@shared/wager-timing';
 import { useBridge, useGuardian } from '../queries';
 import { Address } from './CopyButton';
 import { PathField, TextField, usePathField } from './FieldRow';
@@ -142,7 +143,7 @@ const THRESHOLDS = {
     setting: 'guardianPauseAfterSlots',
     label: 'Pause after',
     unit: 'slots a randomness request has waited',
-    note: "the spec's target is 60; wagers expire at 150",
+    note: `the spec's target is 60; wagers expire at ${T_SETTLE_SLOTS}`,
   },
   resume: {
     setting: 'guardianResumeAfterSlots',
@@ -172,7 +173,7 @@ function AutomaticPart({ view, settings }: { view: GuardianView; settings: Setti
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.reset();
-    const pauseAfter = slotsField(form.pause, 1, 149);
+    const pauseAfter = slotsField(form.pause, 1, GUARDIAN_PAUSE_MAX_SLOTS);
     const resumeAfter = slotsField(form.resume, 1, 10_000);
     const next = {
       pause: typeof pauseAfter === 'string' ? pauseAfter : undefined,

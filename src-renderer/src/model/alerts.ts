@@ -11,7 +11,7 @@ import type {
   HeartbeatView,
 } from '@shared/alert-types';
 import type { ActiveAlert } from '@shared/contract/alerts';
-import { ALERT_THRESHOLD_KEYS, ALERT_THRESHOLD_TABLE, criticalAboveWarning, thresholdFault } from '@shared/settings/alert-thresholds';
+import { ALERT_THRESHOLD_KEYS, ALERT_THRESHOLD_TABLE, criticalAboveWarning, HEARTBEAT_EVERY_SECONDS, thresholdFault } from '@shared/settings/alert-thresholds';
 import type { AlertHistoryEntry } from '@shared/alert-types';
 import { formatTime, type TimeZoneChoice } from './time-zone';
 
@@ -185,8 +185,8 @@ export interface HeartbeatForm {
   everySeconds: string;
 }
 
-/** The heartbeat period's bounds (the core's, console-settings.ts). */
-export const HEARTBEAT_EVERY_SECONDS = { min: 1, max: 86_400 };
+/** The heartbeat period's bounds (the core's too: src-shared/settings/alert-thresholds.ts). */
+export { HEARTBEAT_EVERY_SECONDS };
 
 /** What is wrong with a heartbeat URL to save, or null (the core checks it again). */
 export function heartbeatUrlError(text: string): string | null {
