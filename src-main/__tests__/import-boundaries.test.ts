@@ -1,7 +1,7 @@
 /**
- * The rooms' boundaries (issue 35): the console page (src-renderer) imports, of our own code, only itself
- * and src-shared (through the `@shared` alias), and src-shared imports nothing but itself: no `node:*`, no
- * Electron, no package. Type-only imports count too: a type reached from the page drags its module into the
+ * The rooms' boundaries (issue 35): the rooms of src-main import one way (no circle); the console page
+ * (src-renderer) imports, of our own code, only itself and src-shared (through the `@shared` alias); and
+ * src-shared imports nothing but itself: no `node:*`, no Electron, no package. Type-only imports count too: a type reached from the page drags its module into the
  * page's program, and once one did, the renderer's import graph held 16 src-main files (node:sqlite among them).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
@@ -11,6 +11,22 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
+
+/** The module a relative specifier names, or null (a stylesheet, an asset, nothing). */
+function resolveFile(base: string): string | null {
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  return null;
+}
+
+/** Every non-test .ts/.tsx module below `dir`. */
+function modulesBelow(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === '__tests__' ? [] : modulesBelow(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
 
 interface Rooms {
   renderer: string;
@@ -22,11 +38,6 @@ function boundaryViolations(rooms: Rooms): string[] {
   const violations: string[] = [];
   const seen = new Set<string>();
   const inside = (file: string, dir: string) => file.startsWith(dir + '/');
-  const resolveFile = (base: string): string | null => {
-    for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')])
-      if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-    return null;
-  };
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -48,17 +59,48 @@ function boundaryViolations(rooms: Rooms): string[] {
       else visit(target);
     }
   };
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== '__tests__') walk(path);
-      } else if (/\.tsx?$/.test(entry.name)) visit(path);
-    }
-  };
-  walk(rooms.renderer);
-  walk(rooms.shared);
+  for (const file of [...modulesBelow(rooms.renderer), ...modulesBelow(rooms.shared)]) visit(file);
   return violations;
+}
+
+/**
+ * The circles among the rooms of `core` (its folders; a file at its top is a room of its own): rooms that
+ * import each other, directly or through others, each circle as its rooms sorted. A room may only import
+ * rooms below it, so the answer is empty.
+ */
+function roomCircles(core: string): string[][] {
+  const roomOf = (file: string) => relative(core, file).split('/')[0]!;
+  const arrows = new Map<string, Set<string>>();
+  for (const file of modulesBelow(core)) {
+    const from = roomOf(file);
+    for (const { fileName: spec } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      const target = spec.startsWith('.') ? resolveFile(resolve(dirname(file), spec)) : null;
+      if (!target || !target.startsWith(core + '/') || roomOf(target) === from) continue;
+      if (!arrows.has(from)) arrows.set(from, new Set());
+      arrows.get(from)!.add(roomOf(target));
+    }
+  }
+  const reaches = (from: string, to: string): boolean => {
+    const seen = new Set([from]);
+    const queue = [from];
+    for (let room = queue.shift(); room !== undefined; room = queue.shift()) {
+      if (room === to) return true;
+      for (const next of arrows.get(room) ?? []) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+    return false;
+  };
+  const circles = new Map<string, string[]>();
+  for (const [from, targets] of arrows)
+    for (const to of targets)
+      if (reaches(to, from)) {
+        const circle = [...arrows.keys()].filter((room) => reaches(room, from) && reaches(from, room)).sort();
+        circles.set(circle.join(' '), circle);
+      }
+  return [...circles.values()];
 }
 
 describe('the import boundaries of the page and the shared room', () => {
@@ -82,5 +124,26 @@ describe('the import boundaries of the page and the shared room', () => {
       "src-shared/contract/status.ts imports '../../src-main/store/database': src-shared imports only src-shared",
       "src-shared/units.ts imports 'zod': src-shared imports no package",
     ].map((line) => line.replace(/^src-/, `${relative(root, dir)}/src-`)).sort());
+  });
+});
+
+describe('the rooms of the core', () => {
+  it('src-main\'s rooms import one way: no two rooms import each other, directly or through others', () => {
+    expect(roomCircles(join(root, 'src-main'))).toEqual([]);
+  });
+
+  it('the check finds a circle of rooms', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'room-circles-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    write('runtime/keeper-control.ts', "import type { Relay } from './relay';\nexport type Control = Relay;\n");
+    write('runtime/operator-service.ts', "import { createStatusService } from '../operator/status-service';\nexport const s = createStatusService;\n");
+    write('operator/status-service.ts', "import type { Control } from '../runtime/keeper-control';\nexport const createStatusService = (c: Control) => c;\n");
+    write('runtime/relay.ts', 'export type Relay = number;\n');
+    write('store/database.ts', 'export const db = 1;\n');
+    write('keeper/keeper.ts', "import { db } from '../store/database';\nexport const k = db;\n");
+    expect(roomCircles(dir)).toEqual([['operator', 'runtime']]);
   });
 });
