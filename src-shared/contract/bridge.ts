@@ -10,6 +10,7 @@ import type { DiagnosticsSavedView } from './diagnostics';
 import type { OperatorEvent } from './events';
 import type { KeyExportView, KeyCluster } from './keys';
 import type { OperatorMethod, OperatorArgs, OperatorResult } from './operator-api';
+import type { KeepersBridge } from './keepers';
 import type { UpdatesBridge } from './updates';
 
 /** IPC channel names (the preload and the Electron main import these; nothing else crosses). */
@@ -44,6 +45,8 @@ export interface OperatorBridge {
   desktop?: DesktopPreferencesBridge;
   /** Desktop only: the app's updates (the banner, "Restart to update", Settings → Desktop app). Absent in a browser. */
   updates?: UpdatesBridge;
+  /** Desktop only: the Keepers list (this computer and keepers on servers over SSH) and the fleet view. Absent in a browser. */
+  keepers?: KeepersBridge;
 }
 
 /** The desktop-only IPC channels of the desktop preferences (validated like the operator channels). */
@@ -76,3 +79,13 @@ export const IPC_UPDATE_CANCEL_RESTART = 'desktop:updateCancelRestart';
 export const IPC_UPDATE_SET_PREFERENCES = 'desktop:updateSetPreferences';
 
 export const IPC_UPDATE_OPEN_RELEASE = 'desktop:updateOpenRelease';
+
+/** Desktop only: the Keepers list's channels (contract/keepers.ts). */
+export const IPC_KEEPERS_LIST = 'keepers:list';
+export const IPC_KEEPERS_ADD = 'keepers:add';
+export const IPC_KEEPERS_ACCEPT_HOST_KEY = 'keepers:acceptHostKey';
+export const IPC_KEEPERS_REMOVE = 'keepers:remove';
+export const IPC_KEEPERS_SHOW = 'keepers:show';
+export const IPC_KEEPERS_FLEET = 'keepers:fleet';
+/** Main → page: the KeepersView after each change. */
+export const IPC_KEEPERS_CHANGED_EVENT = 'keepers:changed';
