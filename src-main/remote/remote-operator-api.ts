@@ -26,7 +26,7 @@ export async function callRemote(endpoint: RemoteEndpoint, method: string, args:
     });
   } catch (error) {
     const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (error as Error).message;
-    throw new Error(`the server keeper could not be reached through its SSH tunnel (${cause}): the app reconnects by itself; try again in a moment`);
+    throw new Error(`the server keeper could not be reached through its SSH tunnel (${cause}): the app reconnects by itself; try again in a moment`, { cause: error });
   }
   const body = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
