@@ -1,17 +1,18 @@
 /**
  * The sandboxed preload: exposes `window.wagerKeeper`, the typed operator bridge (plus, desktop only, the
- * file picker for a deployment file, which answers a path the keeper then reads itself, and the desktop
- * app's own preferences and updates), and nothing else. Each call goes over the IPC channel of its method (from the
+ * file picker for a deployment file, which answers a path the keeper then reads itself, the desktop
+ * app's own preferences and updates, and the Keepers list), and nothing else. Each call goes over the IPC channel of its method (from the
  * one method list); the main process answers with an envelope `{ ok, value } | { ok: false, error }` that
  * this unwraps into a value or an Error. Built as CommonJS: a window with `sandbox: true` cannot load an
  * ES module preload.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge, type OperatorReply } from '../src-shared/contract/bridge';
+import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_KEEPERS_ACCEPT_HOST_KEY, IPC_KEEPERS_ADD, IPC_KEEPERS_CHANGED_EVENT, IPC_KEEPERS_FLEET, IPC_KEEPERS_LIST, IPC_KEEPERS_REMOVE, IPC_KEEPERS_SHOW, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge, type OperatorReply } from '../src-shared/contract/bridge';
 import { OPERATOR_METHODS, type OperatorArgs, type OperatorMethod, type OperatorResult } from '../src-shared/contract/operator-api';
 import type { DesktopPreferencesView } from '../src-shared/contract/desktop';
 import type { DiagnosticsSavedView } from '../src-shared/contract/diagnostics';
 import type { KeyExportView } from '../src-shared/contract/keys';
+import type { KeeperFleetRow, KeepersView } from '../src-shared/contract/keepers';
 import type { OperatorEvent } from '../src-shared/contract/events';
 import type { UpdateStatusView } from '../src-shared/contract/updates';
 
@@ -53,6 +54,19 @@ export const bridge: OperatorBridge = {
     cancelRestart: () => request<UpdateStatusView>(IPC_UPDATE_CANCEL_RESTART),
     setPreferences: (changes) => request<UpdateStatusView>(IPC_UPDATE_SET_PREFERENCES, changes),
     openReleasePage: async () => void (await request<null>(IPC_UPDATE_OPEN_RELEASE)),
+  },
+  keepers: {
+    list: () => request<KeepersView>(IPC_KEEPERS_LIST),
+    add: (args) => request<KeepersView>(IPC_KEEPERS_ADD, args),
+    acceptHostKey: (args) => request<KeepersView>(IPC_KEEPERS_ACCEPT_HOST_KEY, args),
+    remove: (args) => request<KeepersView>(IPC_KEEPERS_REMOVE, args),
+    show: (args) => request<KeepersView>(IPC_KEEPERS_SHOW, args),
+    fleet: () => request<KeeperFleetRow[]>(IPC_KEEPERS_FLEET),
+    onChange(listener) {
+      const forward = (_event: IpcRendererEvent, view: KeepersView) => listener(view);
+      ipcRenderer.on(IPC_KEEPERS_CHANGED_EVENT, forward);
+      return () => void ipcRenderer.removeListener(IPC_KEEPERS_CHANGED_EVENT, forward);
+    },
   },
 };
 

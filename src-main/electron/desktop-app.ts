@@ -28,6 +28,9 @@ import { trayHostAvailable } from './tray-host';
 import { registerDiagnosticsChannel, saveDiagnosticsWithDialog } from './save-diagnostics';
 import { registerExportKeyChannel } from './export-key-dialog';
 import { createConsoleWindows, installContentSecurityPolicy, type DesktopPaths } from './window';
+import { createKeeperSwitch, type KeeperSwitchOptions } from '../remote/keeper-switch';
+import { registerKeepersChannels } from './keepers-channels';
+import { withRemoteRefusals } from './remote-refusals';
 
 export type { DesktopLog, DesktopService, Electron } from './electron-api';
 export { DESKTOP_CSP, windowOptions, type DesktopPaths } from './window';
@@ -72,6 +75,8 @@ export interface DesktopAppOptions {
   log: DesktopLog;
   /** The updater's parts a test replaces (app-updates.ts): what this install is, the updater, the interval. */
   updates?: Pick<AppUpdatesOptions, 'installFacts' | 'createUpdater' | 'intervalMs'>;
+  /** The Keepers list's parts a test replaces (keeper-switch.ts): the SSH agent, known_hosts, the backoff. */
+  keepers?: Omit<KeeperSwitchOptions, 'local' | 'folder'>;
 }
 
 /** What runDesktopApp answers once the window is open (or, started hidden, the tray is up). */
@@ -140,16 +145,24 @@ export async function runDesktopApp(
     },
   });
 
+  // The Keepers list: this computer's core and the servers, each with its own SSH tunnel. The console's
+  // calls and events follow the shown keeper; the tray, notifications, power and updates stay on this
+  // computer's core (they are about the app and the keeper inside it, whichever keeper the window shows).
+  const keepers = await createKeeperSwitch({ local: service, folder: userData, ...options.keepers });
+  // Desktop-only features that use this computer's disk are refused while a server is shown (remote-refusals.ts).
+  const local = withRemoteRefusals(electron, () => keepers.shownServer(), windows);
+
   // Once for the app's life, whatever windows come and go (a second ipcMain.handle throws).
   installAppMenu(electron, platform, () => void showConsole());
   installContentSecurityPolicy(electron);
   installPermissionHandlers(electron, windows);
-  registerOperatorChannels(electron, service.api, windows);
-  registerFilePicker(electron, windows);
+  registerOperatorChannels(electron, keepers.api, windows);
+  registerKeepersChannels(electron, keepers, windows);
+  registerFilePicker(local, windows);
   registerPreferenceChannels(electron, preferences, windows);
   const diagnostics = service.writeDiagnostics ? { writeDiagnostics: service.writeDiagnostics.bind(service) } : null;
-  if (diagnostics) registerDiagnosticsChannel(electron, diagnostics, windows);
-  registerExportKeyChannel(electron, service.api, windows);
+  if (diagnostics) registerDiagnosticsChannel(local, diagnostics, windows);
+  registerExportKeyChannel(local, service.api, windows);
   // Updates: checked at start and every 12 hours; the banner and the tray follow the status it pushes.
   let refreshTray = () => {};
   const updates = createAppUpdates({
@@ -165,8 +178,9 @@ export async function runDesktopApp(
     ...options.updates,
   });
   registerUpdateChannels(electron, updates, windows);
-  // Events from the very start of the core (its "starting" status) reach whichever window is open.
-  service.onEvent((event) => {
+  // Events from the very start of the core (its "starting" status) reach whichever window is open; only
+  // the shown keeper's (keeper-switch.ts).
+  keepers.onEvent((event) => {
     const window = windows.current();
     if (window) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
@@ -261,8 +275,7 @@ export async function runDesktopApp(
     event.preventDefault();
     if (stopping) return;
     stopping = true;
-    void service
-      .stop()
+    void Promise.all([service.stop(), keepers.stop()])
       .catch((error: unknown) =>
         log.error({ error: (error as Error).message }, 'the keeper did not stop cleanly'),
       )

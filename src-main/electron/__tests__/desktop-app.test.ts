@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { headlessSettingsDirectory } from '../../runtime/console-settings';
-import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge } from '../../../src-shared/contract/bridge';
+import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_KEEPERS_ACCEPT_HOST_KEY, IPC_KEEPERS_ADD, IPC_KEEPERS_FLEET, IPC_KEEPERS_LIST, IPC_KEEPERS_REMOVE, IPC_KEEPERS_SHOW, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge } from '../../../src-shared/contract/bridge';
 import { OPERATOR_METHODS, type OperatorApi } from '../../../src-shared/contract/operator-api';
 import type { HealthView, StatusView } from '../../../src-shared/contract/status';
 import type { OperatorEvent } from '../../../src-shared/contract/events';
@@ -267,6 +267,12 @@ describe('the IPC channels', () => {
         IPC_UPDATE_CANCEL_RESTART,
         IPC_UPDATE_SET_PREFERENCES,
         IPC_UPDATE_OPEN_RELEASE,
+        IPC_KEEPERS_LIST,
+        IPC_KEEPERS_ADD,
+        IPC_KEEPERS_ACCEPT_HOST_KEY,
+        IPC_KEEPERS_REMOVE,
+        IPC_KEEPERS_SHOW,
+        IPC_KEEPERS_FLEET,
       ].sort(),
     );
     const callable = OPERATOR_METHODS.filter((method) => method !== 'exportKey');
@@ -531,7 +537,7 @@ describe('the sandboxed preload', () => {
     await import('../../../src-preload');
     expect([...standIn.exposed.keys()]).toEqual(['wagerKeeper']);
     const bridge = standIn.exposed.get('wagerKeeper') as OperatorBridge;
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'exportKeyAs', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs', 'updates']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'desktop', 'exportKeyAs', 'keepers', 'onEvent', 'pickDeploymentFile', 'saveDiagnosticsAs', 'updates']);
 
     expect(await bridge.call('status', undefined)).toEqual({ answeredBy: 'status' });
     await expect(bridge.call('setPaused', { paused: true, fail: true } as never)).rejects.toThrow(
