@@ -36,7 +36,7 @@ export function parseConsoleUrl(line: string): RemoteConsole {
 export function consoleUrlOutcome(code: number | null, stdout: string, stderr: string, where: string): RemoteConsole {
   const line = stdout.split('\n').find((text) => text.trim() !== '');
   if (code === 0 && line) return parseConsoleUrl(line);
-  if (code === 127 || /command not found|not found/i.test(stderr))
+  if (code === 127 || /wager-keeper: (command )?not found/i.test(stderr))
     throw new KeeperSetupError(`wager-keeper is not on the PATH of ${where}: install it there (see docs/keeper.md, "Running on a server") or link it into /usr/local/bin`);
   if (code === 1 && !line)
     throw new KeeperSetupError(`no keeper runs on ${where}: start it with \`wager-keeper service install …\` (or \`wager-keeper keeper\`), then it connects by itself`);

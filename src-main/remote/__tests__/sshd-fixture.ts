@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +76,34 @@ async function waitForListen(port: number, exited: () => string | null, deadline
   }
 }
 
+/**
+ * Every process below `pid` (Linux /proc). sshd's per-connection processes call setsid(), so they leave
+ * its process group: killing the group alone would leave the sessions up.
+ */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const child of parents.get(parent) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
 /** Starts sshd; the caller disposes it. */
 export async function startSshd(options: SshdOptions = {}): Promise<SshdFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'wk-sshd-'));
@@ -123,8 +151,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdFixture>
     if (child) throw new Error('sshd is already running: stop it first');
     let stderr = '';
     let exit: string | null = null;
-    // Its own process group, so stop() reaches the per-connection processes too.
-    const started = spawn(SSHD, ['-D', '-e', '-f', config(hostKey)], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    const started = spawn(SSHD, ['-D', '-e', '-f', config(hostKey)], { stdio: ['ignore', 'ignore', 'pipe'] });
     started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     started.on('exit', (code, signal) => (exit = `exit ${code ?? signal}: ${stderr.trim()}`));
     child = started;
@@ -135,10 +162,13 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdFixture>
     child = null;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const gone = once(running, 'exit');
-    try {
-      process.kill(-running.pid!, 'SIGKILL');
-    } catch {
-      running.kill('SIGKILL');
+    // The sessions first (found through the listener), then the listener: every connection drops at once.
+    for (const pid of [...descendantsOf(running.pid!), running.pid!]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     await gone;
   };
