@@ -4,7 +4,7 @@
  * goes into the agent (`ssh-add FILE`), which then signs for the app.
  */
 import { readFile } from 'node:fs/promises';
-import { utils, type ConnectConfig } from 'ssh2';
+import ssh2, { type ConnectConfig } from 'ssh2';
 import type { KeeperServerTarget } from '../../src-shared/contract/keepers';
 import { KeeperSetupError } from './remote-console-url';
 
@@ -23,7 +23,7 @@ export async function authConfig(target: KeeperServerTarget, agent: string | und
     } catch (error) {
       throw new KeeperSetupError(`the key file ${target.keyFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check the path, or remove the server and add it with the SSH agent`);
     }
-    const parsed = utils.parseKey(privateKey);
+    const parsed = ssh2.utils.parseKey(privateKey);
     if (parsed instanceof Error) {
       if (/encrypted/i.test(parsed.message))
         throw new KeeperSetupError(`the key file ${target.keyFile} is protected by a passphrase, which the app never asks for: add it to your SSH agent (ssh-add ${target.keyFile}), then remove this server and add it again without a key file`);

@@ -7,7 +7,8 @@
  * Host keys decide before anything is sent: an unknown key stops the tunnel until the operator accepts
  * that very fingerprint; a changed (or revoked) key is refused and never retried.
  */
-import { Client } from 'ssh2';
+// ssh2 is CommonJS: Node's ESM loader gives it as one default export (named imports fail in the built main).
+import ssh2 from 'ssh2';
 import { serverLabel, type HostKeyView, type KeeperConnectionState, type KeeperServerTarget } from '../../src-shared/contract/keepers';
 import { fingerprintOf, keyTypeOf } from './known-hosts';
 import type { KnownHostsFiles } from './known-hosts-files';
@@ -55,7 +56,7 @@ export async function openServerTunnel(options: TunnelOptions): Promise<ServerTu
   const backoff = options.backoffMs ?? RECONNECT_BACKOFF_MS;
   const forward: LocalForward = await listenLocalForward();
   let status: TunnelStatus = { state: 'connecting', detail: null, hostKey: null, retryAtMs: null };
-  let client: Client | null = null;
+  let client: InstanceType<typeof ssh2.Client> | null = null;
   let token: string | null = null;
   let failures = 0;
   let wasConnected = false;
@@ -78,7 +79,7 @@ export async function openServerTunnel(options: TunnelOptions): Promise<ServerTu
   function connect() {
     if (stopped) return;
     set({ state: 'connecting', detail: null, hostKey: null, retryAtMs: null });
-    const ssh = new Client();
+    const ssh = new ssh2.Client();
     client = ssh;
     // Set once the attempt ends (a host key verdict, a setup failure): a later error or close says nothing new.
     let settled = false;
