@@ -46,7 +46,8 @@ export function registerKeepersChannels(
   handle(IPC_KEEPERS_LIST, () => keepers.view());
   handle(IPC_KEEPERS_ADD, (args) => {
     const { target, keyFile } = objectArgs(args);
-    return keepers.add({ target: text(target, 'target'), keyFile: keyFile == null ? null : text(keyFile, 'keyFile') });
+    if (keyFile != null && typeof keyFile !== 'string') throw new Error('keyFile must be a path or null');
+    return keepers.add({ target: text(target, 'target'), keyFile: keyFile ?? null });
   });
   handle(IPC_KEEPERS_ACCEPT_HOST_KEY, (args) => {
     const { id, fingerprint } = objectArgs(args);

@@ -5,7 +5,8 @@
  * the shown keeper's events; on `show`, the shown keeper's current status goes out first, so the page
  * (whose `startedAt` then changes) reads everything again.
  */
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { OperatorEvent } from '../../src-shared/contract/events';
 import { LOCAL_KEEPER_ID, LOCAL_KEEPER_LABEL, parseServerTarget, serverLabel, type KeeperEntryView, type KeeperFleetRow, type KeepersView } from '../../src-shared/contract/keepers';
@@ -122,7 +123,7 @@ export async function createKeeperSwitch(options: KeeperSwitchOptions): Promise<
       const parsed = parseServerTarget(text);
       const label = serverLabel(parsed);
       if ([...servers.values()].some((server) => serverLabel(server.target) === label)) throw new Error(`${label} is already in the Keepers list`);
-      const file = typeof keyFile === 'string' && keyFile.trim() !== '' ? keyFile.trim() : null;
+      const file = keyFilePath(keyFile);
       await open(`server-${randomBytes(6).toString('hex')}`, { ...parsed, keyFile: file });
       await save();
       changed();
@@ -151,6 +152,15 @@ export async function createKeeperSwitch(options: KeeperSwitchOptions): Promise<
       await Promise.all([...servers.values()].map((server) => server.stop()));
     },
   };
+}
+
+/** A key file as typed: `~/` is the home folder; anything else must be a full path (the app has no working folder to speak of). */
+export function keyFilePath(typed: string | null | undefined): string | null {
+  const text = typeof typed === 'string' ? typed.trim() : '';
+  if (text === '') return null;
+  const path = text.startsWith('~/') ? join(homedir(), text.slice(2)) : text;
+  if (!isAbsolute(path)) throw new Error(`the key file "${text}" is not a full path: give it from / (or ~/), for example ~/.ssh/id_ed25519`);
+  return path;
 }
 
 const pick = ({ agent, backoffMs, keepaliveMs }: KeeperSwitchOptions) => ({

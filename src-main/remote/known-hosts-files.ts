@@ -12,12 +12,14 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { hostsFieldMatches, knownHostLine, parseKnownHosts, verifyHostKey, type HostKeyVerdict, type KnownHostLine } from './known-hosts';
+import { hostsFieldMatches, knownHostLine, parseKnownHosts, preferredHostKeyAlgorithms, verifyHostKey, type HostKeyVerdict, type KnownHostLine } from './known-hosts';
 
 export interface KnownHostsFiles {
   /** The user's file first, then the app's. */
   readonly paths: { user: string; app: string };
   verify(host: string, port: number, key: Buffer): Promise<HostKeyVerdict>;
+  /** The host key algorithms known for `host:port`, to ask for first (preferredHostKeyAlgorithms). */
+  knownAlgorithms(host: string, port: number): Promise<string[]>;
   /** Appends the accepted key to the app's own file (0600). */
   accept(host: string, port: number, key: Buffer): Promise<void>;
   /** Drops the app's own lines for `host:port` (a removed server); the user's file is never edited. */
@@ -53,6 +55,9 @@ export function knownHostsFiles(appFile: string, userFile = join(homedir(), '.ss
     async verify(host, port, key) {
       const lines = [...(await readLines(userFile)), ...(await readLines(appFile))];
       return verifyHostKey(lines, host, port, key);
+    },
+    async knownAlgorithms(host, port) {
+      return preferredHostKeyAlgorithms([...(await readLines(userFile)), ...(await readLines(appFile))], host, port);
     },
     accept: (host, port, key) =>
       rewrite((text) => `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${knownHostLine(host, port, key)}\n`),

@@ -100,6 +100,15 @@ export function verifyHostKey(lines: readonly KnownHostLine[], host: string, por
   return other ? { kind: 'changed', knownFingerprint: fingerprintOf(other.key), file: other.file } : { kind: 'unknown' };
 }
 
+/**
+ * The host key algorithms to ask the server for first: those of the keys known for `host:port` (as ssh
+ * does), so a server known by its ECDSA or RSA key is not asked for an ed25519 one it has never shown.
+ */
+export function preferredHostKeyAlgorithms(lines: readonly KnownHostLine[], host: string, port: number): string[] {
+  const types = new Set(lines.filter((line) => line.marker === null && hostsFieldMatches(line.hosts, host, port)).map((line) => line.keyType));
+  return [...types].flatMap((type) => (type === 'ssh-rsa' ? ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'] : [type]));
+}
+
 /** The line the app appends for an accepted key: plain `[host]:port type base64` (readable, like ssh's own). */
 export function knownHostLine(host: string, port: number, key: Buffer): string {
   return `${lookupName(host, port)} ${keyTypeOf(key)} ${key.toString('base64')}`;

@@ -15,6 +15,8 @@ export interface RemoteEventsOptions {
   /** The stream opened (true) or ended (false). Any byte, keep-alives included, also calls onSeen. */
   onOpen(open: boolean): void;
   onSeen(): void;
+  /** The stream was refused (401: the keeper restarted with a new token) or the keeper did not answer. */
+  onRefused(): void;
 }
 
 /** Splits an SSE text stream into the `data` of each event (blocks end with a blank line). */
@@ -37,7 +39,10 @@ export function followRemoteEvents(options: RemoteEventsOptions): { kick(): void
   const readOnce = async (port: number, token: string) => {
     controller = new AbortController();
     const response = await fetch(`http://127.0.0.1:${port}${OPERATOR_HTTP.events}?token=${encodeURIComponent(token)}`, { signal: controller.signal });
-    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+    if (!response.ok || !response.body) {
+      if (response.status === 401) options.onRefused();
+      throw new Error(`HTTP ${response.status}`);
+    }
     options.onOpen(true);
     failures = 0;
     const decoder = new TextDecoder();
@@ -60,7 +65,10 @@ export function followRemoteEvents(options: RemoteEventsOptions): { kick(): void
     while (!stopped) {
       const at = options.endpoint();
       if (!('unavailable' in at)) {
-        await readOnce(at.port, at.token).catch(() => undefined);
+        await readOnce(at.port, at.token).catch((error: Error) => {
+          // The tunnel is up but nothing answered at the keeper's port: it is gone or moved.
+          if (!stopped && error.name !== 'AbortError' && failures >= 2) options.onRefused();
+        });
         options.onOpen(false);
       }
       if (stopped) break;

@@ -47,9 +47,16 @@ export async function openServerKeeper(options: ServerKeeperOptions): Promise<Se
     const why = tunnelStatus.detail ? `: ${tunnelStatus.detail}` : ' yet: try again in a moment';
     return { unavailable: `the keeper on ${label} is not connected (${tunnelStatus.state})${why}` };
   };
+  let lastRefreshMs = 0;
   const events = followRemoteEvents({
     endpoint,
     onSeen: seen,
+    onRefused() {
+      // At most every 10 s: a keeper that keeps refusing must not turn into a reconnect loop.
+      if (Date.now() - lastRefreshMs < 10_000) return;
+      lastRefreshMs = Date.now();
+      tunnel?.reconnect();
+    },
     onEvent(event) {
       for (const listener of listeners) listener(event);
     },

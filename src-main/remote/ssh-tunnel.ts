@@ -8,7 +8,7 @@
  * that very fingerprint; a changed (or revoked) key is refused and never retried.
  */
 // ssh2 is CommonJS: Node's ESM loader gives it as one default export (named imports fail in the built main).
-import ssh2 from 'ssh2';
+import ssh2, { type ServerHostKeyAlgorithm } from 'ssh2';
 import { serverLabel, type HostKeyView, type KeeperConnectionState, type KeeperServerTarget } from '../../src-shared/contract/keepers';
 import { fingerprintOf, keyTypeOf } from './known-hosts';
 import type { KnownHostsFiles } from './known-hosts-files';
@@ -46,7 +46,18 @@ export interface ServerTunnel {
   status(): TunnelStatus;
   /** Accepts the key shown as `host-key-unknown` (the fingerprint must be the one shown) and connects. */
   acceptHostKey(fingerprint: string): Promise<void>;
+  /** The keeper refused the token (it restarted) or is gone: drop the connection, reconnect and read it again. */
+  reconnect(): void;
   stop(): Promise<void>;
+}
+
+/** ssh2's default host key algorithms, in its order (lib/protocol/constants.js). */
+const DEFAULT_HOST_KEY_ALGORITHMS: ServerHostKeyAlgorithm[] = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
+
+/** The known ones first (those ssh2 speaks; a known_hosts line of another kind is left out), then the rest. */
+export function hostKeyAlgorithms(known: readonly string[]): ServerHostKeyAlgorithm[] {
+  const first = DEFAULT_HOST_KEY_ALGORITHMS.filter((algorithm) => known.includes(algorithm)).sort((a, b) => known.indexOf(a) - known.indexOf(b));
+  return [...first, ...DEFAULT_HOST_KEY_ALGORITHMS.filter((algorithm) => !first.includes(algorithm))];
 }
 
 /** Opens the local end and starts connecting. */
@@ -112,10 +123,11 @@ export async function openServerTunnel(options: TunnelOptions): Promise<ServerTu
       }
     });
     ssh.on('close', () => end(() => retryLater('disconnected', `the connection to ${where} closed: retrying by itself`)));
-    authConfig(target, options.agent ?? defaultAgent()).then(
-      (auth) => {
+    Promise.all([authConfig(target, options.agent ?? defaultAgent()), knownHosts.knownAlgorithms(target.host, target.port).catch(() => [])]).then(
+      ([auth, knownAlgorithms]) => {
         if (stopped || client !== ssh) return;
         ssh.connect({
+          algorithms: { serverHostKey: hostKeyAlgorithms(knownAlgorithms) },
           host: target.host,
           port: target.port,
           username: target.user,
@@ -165,6 +177,10 @@ export async function openServerTunnel(options: TunnelOptions): Promise<ServerTu
       pendingKey = null;
       failures = 0;
       connect();
+    },
+    reconnect() {
+      // Its 'close' then retries with the backoff, and the next connect reads the console URL again.
+      if (status.state === 'connected') client?.end();
     },
     async stop() {
       stopped = true;

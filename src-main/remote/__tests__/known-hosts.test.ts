@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf, parseKnownHosts, verifyHostKey } from '../known-hosts';
+import { fingerprintOf, parseKnownHosts, preferredHostKeyAlgorithms, verifyHostKey } from '../known-hosts';
+import { hostKeyAlgorithms } from '../ssh-tunnel';
 import { knownHostsFiles } from '../known-hosts-files';
 
 const fixture = (name: string) => join(import.meta.dirname, 'fixtures', name);
@@ -55,6 +56,13 @@ describe('known_hosts', () => {
 
   it('refuses a @revoked key whatever host presents it', () => {
     expect(verifyHostKey(plain, 'deploy.example.com', 22, k2)).toEqual({ kind: 'revoked', file: 'plain' });
+  });
+
+  it('asks a server for the key types known for it first, as ssh does', () => {
+    const rsa = parseKnownHosts('old.example.com ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQC7\n', 'rsa');
+    expect(preferredHostKeyAlgorithms(rsa, 'old.example.com', 22)).toEqual(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa']);
+    expect(hostKeyAlgorithms(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa']).slice(0, 4)).toEqual(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa', 'ssh-ed25519']);
+    expect(hostKeyAlgorithms(['sk-ssh-ed25519@openssh.com'])[0]).toBe('ssh-ed25519');
   });
 
   it('appends an accepted key to the app’s own file (0600), never to the user’s, and forgets it on removal', async () => {
