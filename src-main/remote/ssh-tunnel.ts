@@ -17,7 +17,7 @@ import { authConfig, authRefused, defaultAgent } from './ssh-auth';
 import { KeeperSetupError, readRemoteConsole } from './remote-console-url';
 import { hostKeyChangedSentence } from './host-key-sentences';
 
-/** Seconds between attempts after a drop, growing and capped; `failed` waits the cap twice over. */
+/** Between attempts after a drop, growing and capped; after `failed` (nothing a quick retry mends) always the cap. */
 export const RECONNECT_BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000] as const;
 
 export interface TunnelStatus {
@@ -80,7 +80,7 @@ export async function openServerTunnel(options: TunnelOptions): Promise<ServerTu
     if (!stopped) options.onStatus(next);
   };
   const retryLater = (state: KeeperConnectionState, detail: string, slow = false) => {
-    const delay = slow ? backoff[backoff.length - 1]! * 2 : backoff[Math.min(failures, backoff.length - 1)]!;
+    const delay = slow ? backoff[backoff.length - 1]! : backoff[Math.min(failures, backoff.length - 1)]!;
     failures += 1;
     set({ state, detail, hostKey: null, retryAtMs: Date.now() + delay });
     clearTimeout(retryTimer);

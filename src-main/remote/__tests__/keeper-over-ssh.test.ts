@@ -137,6 +137,16 @@ describe('a keeper on a server, through SSH', () => {
     expect(await ok<StatusView>(ipcChannel('status'))).toMatchObject({ keeper: { address: serverAddress } });
   });
 
+  it('follows the server keeper through a restart (a new token and port, read again over SSH)', async () => {
+    const before = ((await keeper.call('status')) as StatusView).startedAt;
+    await keeper.restart();
+    const after = (await keeper.call('status')) as StatusView;
+    expect(after.startedAt).not.toBe(before);
+    await vi.waitFor(async () => expect(await ok<StatusView>(ipcChannel('status'))).toMatchObject({ startedAt: after.startedAt }), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(() => expect(server().state).toBe('connected'), WAIT);
+    serverAddress = after.keeper!.address;
+  }, 60_000);
+
   it('refuses a server presenting another host key, says why, and never retries', async () => {
     await sshd.stop();
     await sshd.startWithOtherHostKey();

@@ -16,20 +16,20 @@ const bin = resolve(import.meta.dirname, '../../../bin/wager-keeper.js');
 export interface ServerKeeperProcess {
   /** XDG_DATA_HOME of the keeper: its console-url.json is in `<dataHome>/wager-keeper/`. */
   dataHome: string;
-  /** The console URL with its token (read from console-url.json, as `console-url` prints it). */
+  /** The console URL with its token (read from console-url.json, as `console-url` prints it); changes on restart. */
   consoleUrl: string;
   /** Calls the keeper's operator API directly (not through SSH): what the test compares against. */
   call(method: string, args?: unknown): Promise<unknown>;
+  /** Stops it and starts it again on the same data (a new token and new ports, as a service restart gives). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts the keeper (`serve` by default; `args` go after the port flags) and resolves once it is ready. */
-export async function startServerKeeper(args: string[] = [], command: 'serve' | 'keeper' = 'serve'): Promise<ServerKeeperProcess> {
-  const home = mkdtempSync(join(tmpdir(), 'wk-server-keeper-'));
-  const dataHome = join(home, 'data');
+/** One run of the keeper in `home`: its console URL once ready, and how to stop it. */
+async function runKeeper(home: string, command: string, args: string[]) {
   const child = spawn(process.execPath, [bin, command, '--port', '0', '--rpc-port', '0', '--gateway-port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: dataHome, WAGER_KEEPER_LOG: 'warn' },
+    env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), WAGER_KEEPER_LOG: 'warn' },
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -37,25 +37,30 @@ export async function startServerKeeper(args: string[] = [], command: 'serve' | 
   const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
   lines.on('line', () => {}); // keep draining: a full pipe would freeze the keeper
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    rmSync(home, { recursive: true, force: true });
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
   };
-  if (!first) {
-    await stop();
-    throw new Error(`the server keeper exited before it was ready: ${stderr}`);
-  }
+  if (!first) throw new Error(`the server keeper exited before it was ready: ${stderr}`);
   const ready = JSON.parse(first) as { consoleUrlFile?: string; console?: string };
   const consoleUrl = ready.consoleUrlFile ? (JSON.parse(readFileSync(ready.consoleUrlFile, 'utf8')) as { url: string }).url : ready.console!;
-  const origin = new URL(consoleUrl).origin;
-  const token = new URLSearchParams(new URL(consoleUrl).hash.slice(1)).get('token') ?? '';
-  return {
-    dataHome,
-    consoleUrl,
+  return { consoleUrl, stop };
+}
+
+/** Starts the keeper (`serve` by default; `args` go after the port flags) and resolves once it is ready. */
+export async function startServerKeeper(args: string[] = [], command: 'serve' | 'keeper' = 'serve'): Promise<ServerKeeperProcess> {
+  const home = mkdtempSync(join(tmpdir(), 'wk-server-keeper-'));
+  let run = await runKeeper(home, command, args).catch((error: unknown) => {
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  });
+  const fixture: ServerKeeperProcess = {
+    dataHome: join(home, 'data'),
+    consoleUrl: run.consoleUrl,
     async call(method, callArgs = {}) {
-      const response = await fetch(`${origin}/operator/api/${method}`, {
+      const url = new URL(fixture.consoleUrl);
+      const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+      const response = await fetch(`${url.origin}/operator/api/${method}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(callArgs),
@@ -64,6 +69,15 @@ export async function startServerKeeper(args: string[] = [], command: 'serve' | 
       if (!response.ok) throw new Error((body as { error: string }).error);
       return body;
     },
-    stop,
+    async restart() {
+      await run.stop();
+      run = await runKeeper(home, command, args);
+      fixture.consoleUrl = run.consoleUrl;
+    },
+    async stop() {
+      await run.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
   };
+  return fixture;
 }
