@@ -36,10 +36,16 @@ let sshd: SshdFixture;
 let standIn: ReturnType<typeof createElectronStandIn>;
 let appKnownHosts: string;
 let serverAddress: string;
+let agent: { socket: string; pid: number };
 
 beforeAll(async () => {
   keeper = await startServerKeeper();
   sshd = await startSshd({ env: { XDG_DATA_HOME: keeper.dataHome } });
+  // A real ssh-agent holding the client key: the app signs through it and never reads the key itself.
+  const socket = join(root, 'agent.sock');
+  const pid = Number(/SSH_AGENT_PID=(\d+)/.exec(execFileSync('ssh-agent', ['-s', '-a', socket], { encoding: 'utf8' }))![1]);
+  agent = { socket, pid };
+  execFileSync('ssh-add', ['-q', sshd.clientKeyFile], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' });
   serverAddress = ((await keeper.call('status')) as StatusView).keeper!.address;
   const out = join(root, 'app', 'out');
   mkdirSync(join(out, 'preload'), { recursive: true });
@@ -62,11 +68,12 @@ beforeAll(async () => {
     launch: { command: '/opt/wager-keeper', args: [] },
     trayHost: async () => true,
     log: { info: () => {}, warn: () => {}, error: () => {} },
-    keepers: { knownHosts: knownHostsFiles(appKnownHosts, join(root, 'user-known_hosts')), backoffMs: [200, 500, 1_000] },
+    keepers: { knownHosts: knownHostsFiles(appKnownHosts, join(root, 'user-known_hosts')), agent: agent.socket, backoffMs: [200, 500, 1_000] },
   });
 }, 60_000);
 
 afterAll(async () => {
+  if (agent) process.kill(agent.pid);
   await Promise.all([sshd?.dispose(), keeper?.stop()]);
   rmSync(root, { recursive: true, force: true });
 });
@@ -135,6 +142,17 @@ describe('a keeper on a server, through SSH', () => {
     await sshd.start();
     await vi.waitFor(() => expect(server().state).toBe('connected'), WAIT);
     expect(await ok<StatusView>(ipcChannel('status'))).toMatchObject({ keeper: { address: serverAddress } });
+  });
+
+  it('logs in with the SSH agent when no key file is given', async () => {
+    const view = await ok<KeepersView>(IPC_KEEPERS_ADD, { target: `${sshd.user}@localhost:${sshd.port}` });
+    const id = view.keepers.at(-1)!.id;
+    const entry = () => lastView()!.keepers.find((keeperEntry) => keeperEntry.id === id)!;
+    await vi.waitFor(() => expect(entry().state).toBe('host-key-unknown'), WAIT);
+    await ok(IPC_KEEPERS_ACCEPT_HOST_KEY, { id, fingerprint: sshd.hostKeyFingerprint });
+    await vi.waitFor(() => expect(entry().state).toBe('connected'), WAIT);
+    expect(entry().server).toEqual({ user: sshd.user, host: 'localhost', port: sshd.port, keyFile: null });
+    await ok(IPC_KEEPERS_REMOVE, { id });
   });
 
   it('follows the server keeper through a restart (a new token and port, read again over SSH)', async () => {
