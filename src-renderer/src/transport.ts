@@ -128,7 +128,7 @@ function httpTransport(token: string): ConsoleTransport {
  * Keepers list, the connection follows the shown keeper (This computer: connected; a server: its tunnel's
  * state), from the list's changes and, until the first change, from one read of the list.
  */
-function desktopTransport(bridge: OperatorBridge): ConsoleTransport {
+export function desktopTransport(bridge: OperatorBridge): ConsoleTransport {
   const keepers = bridge.keepers;
   const connection = new Set<(state: ConnectionState) => void>();
   let state: ConnectionState = 'connected';

@@ -55,7 +55,7 @@ export function AddServerForm({ keepers }: { keepers: KeepersBridge }) {
             id="add-server-key"
             type="text"
             value={keyFile}
-            placeholder="~/.ssh/id_ed25519"
+            placeholder="/home/you/.ssh/id_ed25519"
             autoComplete="off"
             spellCheck={false}
             aria-describedby="add-server-key-note"
