@@ -93,6 +93,7 @@ export function KeeperEntry({ entry, shown, now, keepers }: { entry: KeeperEntry
     <li className={`keeper-entry${shown ? ' shown' : ''}`} aria-labelledby={titleId}>
       <div className="keeper-head">
         <strong id={titleId}>{entry.label}</strong>
+        {entry.kind === 'server' && <CopyButton text={entry.label} label={`Copy the address of ${entry.label}`} />}
         <span className={`pill keeper-state ${keeperStateTone(entry.state)}`}>{keeperStateText(entry, now)}</span>
         {shown && <span className="muted small">shown now</span>}
         <span className="muted small">
