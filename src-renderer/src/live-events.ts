@@ -121,14 +121,17 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
   const unsubscribeEvents = transport.bridge.onEvent(onEvent);
 
   let wasDisconnected = false;
+  let wasConnected = false;
   const unsubscribeConnection = transport.onConnection((state: ConnectionState) => {
     client.setQueryData(['connection'], state);
-    if (state === 'disconnected') wasDisconnected = true;
+    // Connecting again after being connected is a drop too (the desktop app showing a server whose tunnel reconnects).
+    if (state === 'disconnected' || (state === 'connecting' && wasConnected)) wasDisconnected = true;
     // Back after a drop: what happened meanwhile was missed; read everything again.
     if (state === 'connected' && wasDisconnected) {
       wasDisconnected = false;
       void everything();
     }
+    if (state === 'connected') wasConnected = true;
   });
 
   // Finished wagers leave the list FINISHED_ROW_TTL_MS after they finished, also when no batch touches them.

@@ -124,6 +124,16 @@ describe('live events into the query cache', () => {
     fake.connect('connected');
     expect(invalidated(client, ['health'])).toBe(true);
   });
+
+  it('refetches everything when a shown server connects again after a drop, not at the first connection', () => {
+    client.setQueryData(['health'], { slot: 1 });
+    fake.connect('connected');
+    expect(invalidated(client, ['health'])).toBe(false);
+    fake.connect('connecting');
+    expect(client.getQueryData(['connection'])).toBe('connecting');
+    fake.connect('connected');
+    expect(invalidated(client, ['health'])).toBe(true);
+  });
 });
 
 describe('keyThrottle', () => {
