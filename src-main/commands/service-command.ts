@@ -41,7 +41,7 @@ function serviceStatus(host: ServiceHost, scope: ServiceScope): number {
     ...(dataFolder ? { dataFolder } : {}),
     ...(running ? { console: running.url, pid: running.pid, startedAt: running.startedAt } : {}),
   };
-  console.log(JSON.stringify(status));
+  process.stdout.write(`${JSON.stringify(status)}\n`);
   return 0;
 }
 
