@@ -52,7 +52,7 @@ function serviceUninstall(host: ServiceHost, scope: ServiceScope): number {
     process.stdout.write(`nothing to remove: ${location.mainFile} is not there\n`);
     return 0;
   }
-  const stopped = runManagerCommands(host, location.stop, 'to stop the keeper');
+  const stopped = runManagerCommands(host, location.stop);
   if (stopped !== 0) return stopped;
   rmSync(location.mainFile, { force: true });
   process.stdout.write(`removed ${location.mainFile}\n`);
@@ -60,7 +60,7 @@ function serviceUninstall(host: ServiceHost, scope: ServiceScope): number {
     rmSync(location.dropInFolder, { recursive: true, force: true });
     process.stdout.write(`removed ${location.dropInFolder}\n`);
   }
-  return runManagerCommands(host, location.afterRemoval, 'so the manager forgets the unit');
+  return runManagerCommands(host, location.afterRemoval);
 }
 
 /** Runs `wager-keeper service ...`; `host` is this machine unless a test hands in its own. */

@@ -38,6 +38,7 @@ function withAbsoluteFiles(args: string[], cwd: string): string[] {
 /** The service's spec from the keeper flags; throws the first reason to refuse, before anything is written. */
 export function planService(host: ServiceHost, scope: ServiceScope, keeperFlags: string[]): { spec: ServiceSpec; location: ServiceLocation } {
   if (scope === 'system' && host.platform === 'darwin') throw new UsageError('--system: on macOS the keeper runs as a launchd agent of your login (drop --system)');
+  if (scope === 'system' && !host.root) throw new UsageError('--system writes to /etc/systemd/system: run it with sudo (the keeper then runs as you); without --system, a user unit needs no root');
   const args = withAbsoluteFiles(keeperFlags, host.cwd);
   const { values } = parseHostFlags('keeper', args);
   if (!values.keypair)

@@ -4,12 +4,17 @@
  */
 import type { ServiceHost } from '../service/service-host';
 
-/** Runs `commands` in order; 0 when all ran (or none could run here: the files are written), 1 when one failed. */
-export function runManagerCommands(host: ServiceHost, commands: string[][], purpose: string): number {
+/**
+ * Runs `commands` in order; 0 when all ran (or none could run here: the files are written), 1 when one
+ * failed. Where no manager runs, `purpose` (to start it...) prints the commands to run where one does;
+ * without a purpose (stopping on uninstall: nothing runs as a service here) it only says so.
+ */
+export function runManagerCommands(host: ServiceHost, commands: string[][], purpose?: string): number {
   for (const [index, argv] of commands.entries()) {
     const result = host.manage(argv);
     if ('unavailable' in result) {
-      process.stdout.write(`${result.unavailable}; ${purpose}, run:\n${commands.slice(index).map((left) => `  ${left.join(' ')}\n`).join('')}`);
+      const left = commands.slice(index).map((command) => `  ${command.join(' ')}\n`).join('');
+      process.stdout.write(purpose ? `${result.unavailable}; ${purpose}, run:\n${left}` : `${result.unavailable}: no service manager to tell\n`);
       return 0;
     }
     if (!result.ok) {

@@ -95,14 +95,23 @@ describe('service install, status and uninstall', () => {
   });
 
   it('on macOS writes a launchd agent: well-formed, kept alive, started at load, the keeper with its flags', async () => {
-    expect((await service(['install', '--keypair', key, ...RPC], { platform: 'darwin' })).code).toBe(0);
+    // launchd cannot run here: a stand-in launchctl records what the command asks of it.
+    const asked: string[][] = [];
+    const darwin: Partial<ServiceHost> = { platform: 'darwin', manage: (argv) => (asked.push(argv), { ok: true, output: '' }) };
+    expect((await service(['install', '--keypair', key, ...RPC], darwin)).code).toBe(0);
     const path = join(root, 'home', 'Library', 'LaunchAgents', 'dev.wagerkeeper.keeper.plist');
     const agent = plist.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     expect(agent).toMatchObject({ Label: 'dev.wagerkeeper.keeper', KeepAlive: true, RunAtLoad: true, ExitTimeOut: 60, Umask: 0o077 });
     expect(agent.ProgramArguments).toEqual([process.execPath, testServiceHost(root).bin, 'keeper', '--keypair', key, ...RPC, '--log-file', expect.stringMatching(/logs\/keeper\.log$/)]);
     expect(agent.StandardErrorPath).toMatch(/logs\/launchd\.err\.log$/);
-    expect(JSON.parse((await service(['status'], { platform: 'darwin' })).stdout)).toMatchObject({ manager: 'launchd', installed: true });
-    expect((await service(['uninstall'], { platform: 'darwin' })).stdout).toContain('launchctl bootout gui/');
+    expect(JSON.parse((await service(['status'], darwin)).stdout)).toMatchObject({ manager: 'launchd', installed: true, active: 'loaded' });
+    expect((await service(['uninstall'], darwin)).code).toBe(0);
     expect(existsSync(path)).toBe(false);
+    const uid = String(process.getuid!());
+    expect(asked).toEqual([
+      ['launchctl', 'bootstrap', `gui/${uid}`, path],
+      ['launchctl', 'print', `gui/${uid}/dev.wagerkeeper.keeper`],
+      ['launchctl', 'bootout', `gui/${uid}/dev.wagerkeeper.keeper`],
+    ]);
   });
 });

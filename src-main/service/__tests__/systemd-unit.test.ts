@@ -25,10 +25,11 @@ function verify(unit: string, user: boolean) {
   return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-async function install(flags: string[]) {
+async function install(flags: string[], asRoot = false) {
   const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   try {
-    return await serviceCommand(['install', ...flags], testServiceHost(root));
+    // `--system` runs under sudo: root (its folders then handed to the account, here this test's own).
+    return await serviceCommand(['install', ...flags], testServiceHost(root, { root: asRoot }));
   } finally {
     quiet.mockRestore();
   }
@@ -49,7 +50,8 @@ describe('the systemd unit of `service install`', () => {
   });
 
   it('is a system unit run as the installing account that systemd-analyze verify accepts', async () => {
-    expect(await install(['--system', '--keypair', key, '--rpc', 'http://127.0.0.1:8899'])).toBe(0);
+    await expect(install(['--system', '--keypair', key, '--rpc', 'http://127.0.0.1:8899'])).rejects.toThrow(/run it with sudo/);
+    expect(await install(['--system', '--keypair', key, '--rpc', 'http://127.0.0.1:8899'], true)).toBe(0);
     const unit = join(root, 'etc', 'systemd', 'system', 'wager-keeper.service');
     const text = readFileSync(unit, 'utf8');
     expect(text).toMatch(/^User=\S+$/m);
