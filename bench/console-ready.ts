@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { withConsoleToken } from '../src-main/service/__tests__/ready-console-url';
 
 const runs = Number(process.argv[2] ?? 5);
 const bin = fileURLToPath(new URL('../bin/wager-keeper.js', import.meta.url));
@@ -34,12 +35,12 @@ try {
     const started = performance.now();
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0'], {
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wk-bench-config-')) },
+      env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'wk-bench-config-')), XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wk-bench-data-')) },
     });
     try {
       const ready = await new Promise<{ console: string; keeper: string }>((resolve, reject) => {
         const lines = createInterface({ input: child.stdout });
-        lines.once('line', (text) => resolve(JSON.parse(text) as { console: string; keeper: string }));
+        lines.once('line', (text) => resolve(withConsoleToken(JSON.parse(text) as { console: string; keeper: string })));
         child.once('exit', () => reject(new Error('serve exited before its ready line')));
       });
       const readyAt = performance.now();

@@ -24,6 +24,7 @@ import type { CrankStep } from '../src-shared/crank-vocabulary';
 import { expiresAt } from '../src-shared/wager-timing';
 import { createStepLog } from '../src-main/store/step-log';
 import { createWagerRecordStore } from '../src-main/store/wager-records';
+import { withConsoleToken } from '../src-main/service/__tests__/ready-console-url';
 
 const { values } = parseArgs({
   options: {
@@ -128,7 +129,7 @@ async function serve(db: string): Promise<Served> {
   const ready = await new Promise<{ api: string; console: string }>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (text) => {
-      if (text.includes('"ready"')) resolve(JSON.parse(text) as { api: string; console: string });
+      if (text.includes('"ready"')) resolve(withConsoleToken(JSON.parse(text) as { api: string; console: string }));
     });
     child.once('exit', () => reject(new Error('serve exited before its ready line')));
   });

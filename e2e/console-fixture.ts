@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { withConsoleToken } from '../src-main/service/__tests__/ready-console-url';
 
 export const BIN = join(import.meta.dirname, '..', 'bin', 'wager-keeper.js');
 const run = promisify(execFile);
@@ -57,7 +58,8 @@ export async function startCommand<T>(args: string[], env: NodeJS.ProcessEnv = {
   lines.on('line', () => {});
   if (!first) throw new Error(`wager-keeper ${args[0]} exited before it was ready: ${stderr}`);
   return {
-    ready: JSON.parse(first) as T,
+    // On a pipe the ready line names the file that holds the console token: put it back into `console`.
+    ready: withConsoleToken(JSON.parse(first) as T & { console?: string; consoleUrlFile?: string }),
     process: child,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

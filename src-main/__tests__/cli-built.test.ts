@@ -2,7 +2,7 @@
  * `wager-keeper` runs the CLI built with the app (out/main/cli.js), not TypeScript compiled at run time:
  * bin/wager-keeper.js picks the build, falls back to the sources through tsx only in a development
  * checkout whose build is missing or older than its sources, and says to build when it can do neither.
- * The built CLI answers `--help` and `--version` without loading any command's dependencies, and finds
+ * The built CLI answers `--help`, `--version` and `console-url` without loading any command's dependencies, and finds
  * package.json from inside the bundle.
  */
 import { spawnSync } from 'node:child_process';
@@ -49,6 +49,14 @@ describe('the built CLI', () => {
       version: string;
     };
     expect([version.code, version.stdout.trim(), version.stderr]).toEqual([0, expected, '']);
+  });
+
+  it('answers console-url without loading any command: nothing on stdout and exit 1 when no keeper runs', () => {
+    const data = mkdtempSync(join(tmpdir(), 'wager-keeper-no-keeper-'));
+    const none = run(realBin, ['console-url'], { WAGER_KEEPER_FROM_SOURCE: '0', XDG_DATA_HOME: data }, ['--import', withoutKit]);
+    rmSync(data, { recursive: true, force: true });
+    expect([none.code, none.stdout]).toEqual([1, '']);
+    expect(none.stderr).toContain(`no keeper with a console runs with data folder ${join(data, 'wager-keeper')}`);
   });
 });
 

@@ -2,7 +2,9 @@
  * Runs the console's core headless for `serve` and `keeper`: settings from conf, the operator service
  * (keeper, /v1, and unless --no-console the operator API with the built UI), one ready line, then waits
  * for a signal and stops cleanly. The ready line keeps every field the command printed before and adds
- * `console` (the URL with the per-run token) when the console is served.
+ * `console` when the console is served: the URL with the per-run token on a terminal; elsewhere (a pipe, a
+ * journal) without it, and `consoleUrlFile`, the 0600 file in the data folder that holds it (issue 36:
+ * `wager-keeper console-url` prints it), written while the console runs and removed on a clean stop.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,9 +12,10 @@ import { attachLogFile, detachLogFile } from '../logging';
 import { UsageError } from './cli-flags';
 import { openHeadlessSettings } from '../runtime/console-settings';
 import { createOperatorService, type OperatorFlags, type ServiceDescription } from '../console-core/operator-service';
-import { defaultDatabasePath } from './command-defaults';
+import { dataFolder, defaultDatabasePath } from './command-defaults';
 import { untilSignal } from './until-signal';
 import { projectPath } from '../project-root';
+import { removeConsoleUrlFile, writeConsoleUrlFile } from '../service/console-url-file';
 
 /** out/renderer of this checkout (electron-vite builds it; `npm start` and `npm test` build it first). */
 export const CONSOLE_UI_DIRECTORY = projectPath('out', 'renderer');
@@ -52,18 +55,29 @@ export async function runConsoleHost(options: ConsoleHostOptions): Promise<numbe
   });
   if (options.console && !existsSync(join(CONSOLE_UI_DIRECTORY, 'index.html')))
     process.stderr.write('wager-keeper: the console UI is not built (out/renderer is missing): run `npm run build`; the console URL answers 404 until then\n');
+  const dataDir = dataFolder(options.flags.dbPath);
+  const urlFile = described.consoleUrl
+    ? await writeConsoleUrlFile(dataDir, { url: described.consoleUrl, pid: process.pid, startedAt: new Date().toISOString() })
+    : null;
   console.log(
     JSON.stringify({
       event: 'ready',
       ...options.readyLine(described),
       ...companion?.readyLine,
-      ...(described.consoleUrl ? { console: described.consoleUrl } : {}),
+      ...(described.consoleUrl ? consoleReadyFields(described.consoleUrl, urlFile!, process.stdout.isTTY === true) : {}),
     }),
   );
   const signal = await untilSignal();
   await companion?.stop();
   await service.stop();
+  if (urlFile) await removeConsoleUrlFile(dataDir);
   console.log(JSON.stringify({ event: 'stopped', signal }));
   await detachLogFile();
   return 0;
+}
+
+/** The ready line's console fields: the token only on a terminal; a journal or a pipe gets the file that holds it. */
+export function consoleReadyFields(consoleUrl: string, urlFile: string, terminal: boolean): Record<string, string> {
+  if (terminal) return { console: consoleUrl };
+  return { console: consoleUrl.split('#')[0]!, consoleUrlFile: urlFile };
 }

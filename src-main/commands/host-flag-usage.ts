@@ -9,9 +9,9 @@ import type { HelpTopic } from './host-flag-topics';
 /** What each command does, before its flags' help. */
 const ABOUT: Record<HostCommand, string> = {
   keeper:
-    'Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster. The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,"console":URL}: the operator console for this machine (its URL carries a per-run token; --no-console: none).',
+    'Runs the crank loop and the public /v1 API (and the faucet on a test network) against any cluster. The key comes from the OS keychain (created on first run) or --keypair; prints {"event":"ready","api":...,"console":URL}: the operator console for this machine (its URL carries a per-run token on a terminal; elsewhere "consoleUrlFile" names the 0600 file that holds it, printed by `wager-keeper console-url`; --no-console: none).',
   serve:
-    'The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console (the ready line\'s "console" URL, loopback only, with a per-run token; --no-console: none) together, plus the x402 gateway with a funded key when the cluster is a wager-keeper localnet (its URL is the ready line\'s "gateway").',
+    'The embedded localnet (unless --rpc), the keeper with the faucet, the /v1 API and the operator console (the ready line\'s "console" URL, loopback only, with a per-run token on a terminal, else in the file "consoleUrlFile" that `wager-keeper console-url` prints; --no-console: none) together, plus the x402 gateway with a funded key when the cluster is a wager-keeper localnet (its URL is the ready line\'s "gateway").',
 };
 
 const WIDTH = 120;

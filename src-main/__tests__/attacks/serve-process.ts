@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { withConsoleToken } from '../../service/__tests__/ready-console-url';
 
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 
@@ -54,7 +55,7 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
     await stop();
     throw new Error(`serve exited before it was ready: ${stderr}`);
   }
-  const ready = JSON.parse(first) as ServeReady;
+  const ready = withConsoleToken(JSON.parse(first) as ServeReady);
   const token = new URLSearchParams(new URL(ready.console).hash.slice(1)).get('token') ?? '';
   return { ready, token, stop };
 }

@@ -25,6 +25,7 @@ import { closedPort, startTcpProxy, type TcpProxy } from '../../keeper/__tests__
 import { fetchLocalnetManifest } from '../../localnet/localnet-admin-client';
 import { generateKeypairWithBytes, keypairFromBytes } from '../../secrets/keypair-bytes';
 import type { AlertMessage } from '../../../src-shared/alert-types';
+import { withConsoleToken } from '../../service/__tests__/ready-console-url';
 
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 const run = promisify(execFile);
@@ -209,7 +210,7 @@ async function startWagerKeeper(
   ];
   lines.on('line', () => {}); // keep draining stdout
   if (!first) throw new Error(`serve exited before it was ready: ${stderr}`);
-  return { child, ready: JSON.parse(first) as Ready, stderr: () => stderr };
+  return { child, ready: withConsoleToken(JSON.parse(first) as Ready), stderr: () => stderr };
 }
 const startServe = (name: string, args: string[]) =>
   startWagerKeeper(name, ['serve', '--port', '0', '--gateway-port', '0', ...args]);

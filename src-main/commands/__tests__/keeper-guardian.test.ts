@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalnet, type Localnet } from '../../localnet/localnet';
 import { generateKeypairWithBytes } from '../../secrets/keypair-bytes';
+import { withConsoleToken } from '../../service/__tests__/ready-console-url';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 
@@ -40,7 +41,7 @@ async function ready<T>(args: string[]): Promise<T> {
   const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
   lines.on('line', () => {}); // keep draining stdout
   if (!first) throw new Error(`wager-keeper ${args[0]} exited before it was ready: ${stderr}`);
-  return JSON.parse(first) as T;
+  return withConsoleToken(JSON.parse(first) as T & { console?: string });
 }
 
 const keeperArgs = (name: string, ...more: string[]) => ['keeper', '--rpc', localnet.rpcUrl, '--keypair', files.keeper, '--port', '0', '--db', join(dir, `${name}.db`), ...more];

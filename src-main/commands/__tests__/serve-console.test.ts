@@ -1,15 +1,17 @@
 /**
  * The console as `serve` offers it: the ready line keeps its fields and adds the console URL with a per-run
- * token; the operator API answers that token only, loopback peers only (also with --host 0.0.0.0), and
+ * token (on a pipe, as here, the token is in the file `consoleUrlFile`: console-url.test.ts); the operator API answers that token only, loopback peers only (also with --host 0.0.0.0), and
  * the token never appears in the logs; --no-console leaves the console out.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { networkInterfaces } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withConsoleToken } from '../../service/__tests__/ready-console-url';
 
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 const running: ChildProcess[] = [];
@@ -23,13 +25,15 @@ afterEach(async () => {
 });
 
 async function serve(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Each serve its own data folder: its console-url.json is its own.
+  const env = { ...process.env, XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wk-serve-console-')) };
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   running.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), once(child, 'exit').then(() => [null])])) as [string | null];
   if (!line) throw new Error(`serve exited: ${stderr}`);
-  return { ready: JSON.parse(line) as Record<string, unknown> & { api: string; console?: string }, stderr: () => stderr };
+  return { ready: withConsoleToken(JSON.parse(line) as Record<string, unknown> & { api: string; console?: string }), stderr: () => stderr };
 }
 
 const lanAddress = () =>
@@ -40,7 +44,7 @@ const lanAddress = () =>
 describe('the console of `wager-keeper serve`', () => {
   it('prints the console URL with a token beside every field the ready line had, and never logs the token', async () => {
     const { ready, stderr } = await serve([]);
-    expect(Object.keys(ready)).toEqual(expect.arrayContaining(['event', 'api', 'rpcUrl', 'keeper', 'db', 'corsOrigins', 'manifest', 'console']));
+    expect(Object.keys(ready)).toEqual(expect.arrayContaining(['event', 'api', 'rpcUrl', 'keeper', 'db', 'corsOrigins', 'manifest', 'console', 'consoleUrlFile']));
     const url = new URL(ready.console!);
     expect(url.origin).toBe(ready.api);
     expect(url.pathname).toBe('/console/');

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeypairWithBytes } from '../../secrets/keypair-bytes';
+import { withConsoleToken } from '../../service/__tests__/ready-console-url';
 
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'bin', 'wager-keeper.js');
 const run = promisify(execFile);
@@ -31,7 +32,9 @@ let ready: Ready;
 
 /** Starts `wager-keeper serve ARGS` and resolves with the process and its ready line. */
 async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  const started = spawn(process.execPath, [bin, 'serve', '--gateway-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // Its own data folder (where console-url.json goes), unless the test names one.
+  const data = await mkdtemp(join(tmpdir(), 'serve-data-'));
+  const started = spawn(process.execPath, [bin, 'serve', '--gateway-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_DATA_HOME: data, ...env } });
   let stderr = '';
   started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: started.stdout! });
@@ -39,7 +42,7 @@ async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   // Keep draining stdout: writes to a full pipe nobody reads would freeze serve (synchronous on Linux).
   lines.on('line', () => {});
   if (!first) throw new Error(`serve exited before it was ready: ${stderr}`);
-  return { child: started, ready: JSON.parse(first) as Ready };
+  return { child: started, ready: withConsoleToken(JSON.parse(first) as Ready & { console?: string }) };
 }
 
 /** An IPv4 address of this machine other than loopback, if it has one. */
