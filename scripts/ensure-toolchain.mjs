@@ -4,18 +4,22 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-/** Commands the project needs, and the Debian package that provides each. */
+/** Commands the project needs, and the Debian package that provides each (`path`: looked for there, not on PATH). */
 const REQUIRED = [
   { command: 'clang-19', debianPackage: 'clang-19' }, // builds the on-chain programs
   { command: 'dbus-run-session', debianPackage: 'dbus' }, // a session bus for the OS keychain tests
   { command: 'gnome-keyring-daemon', debianPackage: 'gnome-keyring' }, // the Secret Service behind @napi-rs/keyring
   { command: 'chromium', debianPackage: 'chromium' }, // the console's browser tests (Playwright drives /usr/bin/chromium)
   { command: 'promtool', debianPackage: 'prometheus' }, // checks and unit-tests monitoring/'s alert rules
+  // A real SSH server for the desktop app's remote keepers (issue 36); /usr/sbin is not on every user's PATH.
+  { command: 'sshd', path: '/usr/sbin/sshd', debianPackage: 'openssh-server' },
+  { command: 'systemd-analyze', debianPackage: 'systemd' }, // verifies the units `wager-keeper service install` writes
 ];
 
 const isOnPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const isInstalled = ({ command, path }) => (path ? existsSync(path) : isOnPath(command));
 
-const missing = REQUIRED.filter(({ command }) => !isOnPath(command));
+const missing = REQUIRED.filter((required) => !isInstalled(required));
 if (missing.length > 0) {
   const packages = missing.map((m) => m.debianPackage);
   const asRoot = process.getuid?.() === 0;

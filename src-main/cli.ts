@@ -66,6 +66,15 @@ ${hostUsage('keeper')}${hostUsage('serve')}  gateway --rpc URL [--rpc URL ...] [
       Prints the console URL, with its token, of the keeper or serve running on this machine with that data
       folder (the folder of --db FILE, default ~/.local/share/wager-keeper): it keeps it in console-url.json
       there (mode 0600) while its console runs. When none runs, prints nothing on stdout and exits 1.
+  service install [--system] [--dry-run] --keypair FILE [keeper flags ...]|status [--system]|uninstall [--system]
+      The keeper as a service of this machine (docs/keeper.md, Running on a server): install checks the keeper
+      flags as \`keeper\` does, then writes a systemd unit wager-keeper.service (a user unit in
+      ~/.config/systemd/user; --system: /etc/systemd/system, run as you) with its drop-in, or on macOS a launchd
+      agent (~/Library/LaunchAgents/dev.wagerkeeper.keeper.plist), and starts it where systemd or launchd runs
+      (elsewhere it prints the commands). The key comes from --keypair FILE, which must be mode 0600: install
+      refuses a key file others can read, and a missing key file, node or keeper program, writing nothing.
+      --dry-run prints the files instead. status prints {"unit","installed","active","enabled","console",...};
+      uninstall stops it and removes the unit and its drop-ins.
   inspect ADDRESS [--rpc http://127.0.0.1:8899] [--deployment FILE]
       What the chain says about a wager: status, amounts, slots, oracle request, drawn bucket and whether
       the randomness verifies; once requested, the seed and the randomness in hex (for verify-randomness);
@@ -127,6 +136,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   sweep: async (args) => (await import('./commands/sweep-command')).sweepCommand(args),
   earnings: async (args) => (await import('./commands/earnings-command')).earningsCommand(args),
   key: async (args) => (await import('./commands/key-command')).keyCommand(args),
+  service: async (args) => (await import('./commands/service-command')).serviceCommand(args),
   'console-url': async (args) => (await import('./commands/console-url-command')).consoleUrlCommand(args),
   'verify-randomness': async (args) => (await import('./commands/verify-randomness-command')).verifyRandomnessCommand(args),
   'oracle-demo': oracleDemoCommand,

@@ -64,7 +64,7 @@ export async function runConsoleHost(options: ConsoleHostOptions): Promise<numbe
       event: 'ready',
       ...options.readyLine(described),
       ...companion?.readyLine,
-      ...(described.consoleUrl ? consoleFields(described.consoleUrl, urlFile!) : {}),
+      ...(described.consoleUrl ? consoleReadyFields(described.consoleUrl, urlFile!, process.stdout.isTTY === true) : {}),
     }),
   );
   const signal = await untilSignal();
@@ -77,7 +77,7 @@ export async function runConsoleHost(options: ConsoleHostOptions): Promise<numbe
 }
 
 /** The ready line's console fields: the token only on a terminal; a journal or a pipe gets the file that holds it. */
-function consoleFields(consoleUrl: string, urlFile: string): Record<string, string> {
-  if (process.stdout.isTTY === true) return { console: consoleUrl };
+export function consoleReadyFields(consoleUrl: string, urlFile: string, terminal: boolean): Record<string, string> {
+  if (terminal) return { console: consoleUrl };
   return { console: consoleUrl.split('#')[0]!, consoleUrlFile: urlFile };
 }

@@ -7,13 +7,14 @@ import { SearchBox } from './components/SearchBox';
 import { clusterLabel } from './model/format';
 import { AgoText } from './components/TimeText';
 import { alertCount } from './model/alerts';
-import { useAlerts, useConnection, useHealth, useNow, useStatus } from './queries';
+import { useAlerts, useBridge, useConnection, useHealth, useNow, useStatus } from './queries';
 import { StallBanner } from './components/StallBanner';
 import { UpdateBanner } from './components/UpdateBanner';
 import { RpcFailoverNotice } from './components/RpcFailoverNotice';
+import { ShownKeeper, useShownServerAdvice } from './components/ShownKeeper';
 import { Overview } from './screens/Overview';
 import { useUi, type Screen } from './ui-store';
-import { NAV } from './nav';
+import { KEEPERS_NAV, NAV } from './nav';
 import { FIRST_GLANCE } from './first-glance';
 
 // Overview is the first screen and comes with the first bundle; every other screen (and recharts with
@@ -28,6 +29,8 @@ const Settings = lazyPart(() => import('./screens/Settings'), (module) => module
 const Search = lazyPart(() => import('./screens/Search'), (module) => module.Search);
 const Alerts = lazyPart(() => import('./screens/Alerts'), (module) => module.Alerts);
 const Logs = lazyPart(() => import('./screens/Logs'), (module) => module.Logs);
+const Keepers = lazyPart(() => import('./screens/Keepers'), (module) => module.Keepers);
+const Fleet = lazyPart(() => import('./screens/Fleet'), (module) => module.Fleet);
 
 
 const CONNECTION_TEXT = { connected: 'live', connecting: 'connecting…', disconnected: 'disconnected' } as const;
@@ -62,6 +65,7 @@ function StatusLine() {
   const status = useStatus().data;
   const health = useHealth().data;
   const connection = useConnection().data;
+  const serverAdvice = useShownServerAdvice();
   const now = useNow();
   const cluster = status?.cluster ?? null;
   // Until the first status: the cluster the page's first paint named.
@@ -79,6 +83,7 @@ function StatusLine() {
   return (
     <header className="status-line">
       <div className="status-items">
+        <ShownKeeper />
         <span className={`badge cluster-${badgeCluster?.name ?? 'none'}`} title={cluster?.genesisHash ? `cluster ${cluster.name}, genesis ${cluster.genesisHash}` : undefined}>
           {clusterLabel(badgeCluster)}
         </span>
@@ -110,8 +115,9 @@ function StatusLine() {
       </div>
       {connection === 'disconnected' && (
         <div className="banner error" role="alert">
-          Disconnected from the keeper — reconnecting… The figures below may be out of date. If this lasts, check that the keeper process (wager-keeper serve or the
-          desktop app) still runs; if it was restarted, open the new console URL it printed.
+          Disconnected from the keeper — reconnecting… The figures below may be out of date.{' '}
+          {serverAdvice ??
+            'If this lasts, check that the keeper process (wager-keeper serve or the desktop app) still runs; if it was restarted, open the new console URL it printed.'}
         </div>
       )}
     </header>
@@ -148,7 +154,11 @@ function CoreProblem() {
 }
 
 export function App() {
-  const screen = useUi((state) => state.screen);
+  const hasKeepers = useBridge().keepers !== undefined;
+  const routed = useUi((state) => state.screen);
+  // Keepers and Fleet are the desktop app's: a browser console opens the Overview for their routes.
+  const screen = hasKeepers || !KEEPERS_NAV.some((item) => item.screen === routed) ? routed : 'overview';
+  const nav: { screen: Screen; label: string; coming?: boolean }[] = hasKeepers ? [...NAV, ...KEEPERS_NAV] : NAV;
   const screens: Record<Screen, ReactNode> = {
     overview: <Overview />,
     queue: <Queue />,
@@ -160,13 +170,15 @@ export function App() {
     logs: <Logs />,
     settings: <Settings />,
     search: <Search />,
+    keepers: <Keepers />,
+    fleet: <Fleet />,
   };
   return (
     <div className="app">
       <nav aria-label="Main" className="nav">
         <div className="brand">Wager Keeper</div>
         <ul>
-          {NAV.map((item) => (
+          {nav.map((item) => (
             <li key={item.screen}>
               <a href={`#/${item.screen}`} aria-current={screen === item.screen ? 'page' : undefined}>
                 {item.label}
@@ -191,7 +203,7 @@ export function App() {
           <Suspense
             fallback={
               <p className="muted" role="status">
-                Opening {NAV.find((item) => item.screen === screen)?.label ?? 'the screen'}…
+                Opening {nav.find((item) => item.screen === screen)?.label ?? 'the screen'}…
               </p>
             }
           >

@@ -3,12 +3,14 @@
  * record batches merge into the queue by address (O(changes) per batch, see model/queue.ts) and into an
  * open wager detail, steps, earnings and latency invalidate what they change (at most once a second).
  * Nothing polls. When the event stream comes back after a drop, or the core restarted, everything is read again.
+ * A queue read answers what the core had when it was asked: batches that arrive while it is in flight are
+ * folded in again once it lands, so a wager tracked meanwhile does not vanish until its next change.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { OperatorEvent } from '@shared/contract/events';
 import type { QueueRow } from '@shared/contract/activity';
 import type { StatusView } from '@shared/contract/status';
-import { mergeRecords, pruneFinished, type QueueIndex } from './model/queue';
+import { mergeNewer, mergeRecords, pruneFinished, type QueueIndex } from './model/queue';
 import type { ConnectionState, ConsoleTransport } from './transport';
 
 const THROTTLE_MS = 1_000;
@@ -60,6 +62,21 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
     for (const query of open) if (changed.has(query.queryKey[1] as string)) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
   };
 
+  // The batches that arrived while a queue read was in flight (null: none in flight).
+  let duringQueueRead: QueueRow[] | null = null;
+  const unsubscribeCache = client.getQueryCache().subscribe((change) => {
+    if (change.type !== 'updated' || change.query.queryKey[0] !== 'queue') return;
+    const { action } = change;
+    if (action.type === 'fetch') duringQueueRead = [];
+    else if (action.type === 'error') duringQueueRead = null;
+    else if (action.type === 'success' && !action.manual && duringQueueRead) {
+      const arrived = duringQueueRead;
+      duringQueueRead = null;
+      // After the cache's own notification: a write from inside it would interleave with its listeners.
+      if (arrived.length) queueMicrotask(() => client.setQueryData<QueueIndex>(['queue'], (current) => (current ? mergeNewer(current, arrived, Date.now()) : current)));
+    }
+  });
+
   const onEvent = (event: OperatorEvent) => {
     switch (event.type) {
       case 'status': {
@@ -75,6 +92,7 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
       case 'records':
         // Before the first answer of the queue query there is nothing to merge into: that answer is newer.
         client.setQueryData<QueueIndex>(['queue'], (current) => (current ? mergeRecords(current, event.records, Date.now()) : current));
+        duringQueueRead?.push(...event.records);
         mergeIntoOpenDetails(event.records);
         // An inspected wager that changed is read again (its report comes from the chain): O(open inspections + batch).
         invalidateChangedInspections(event.records);
@@ -103,14 +121,17 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
   const unsubscribeEvents = transport.bridge.onEvent(onEvent);
 
   let wasDisconnected = false;
+  let wasConnected = false;
   const unsubscribeConnection = transport.onConnection((state: ConnectionState) => {
     client.setQueryData(['connection'], state);
-    if (state === 'disconnected') wasDisconnected = true;
+    // Connecting again after being connected is a drop too (the desktop app showing a server whose tunnel reconnects).
+    if (state === 'disconnected' || (state === 'connecting' && wasConnected)) wasDisconnected = true;
     // Back after a drop: what happened meanwhile was missed; read everything again.
     if (state === 'connected' && wasDisconnected) {
       wasDisconnected = false;
       void everything();
     }
+    if (state === 'connected') wasConnected = true;
   });
 
   // Finished wagers leave the list FINISHED_ROW_TTL_MS after they finished, also when no batch touches them.
@@ -121,6 +142,7 @@ export function connectLiveEvents(transport: ConsoleTransport, client: QueryClie
   return () => {
     unsubscribeEvents();
     unsubscribeConnection();
+    unsubscribeCache();
     invalidate.cancel();
     clearInterval(prune);
   };

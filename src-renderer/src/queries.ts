@@ -112,6 +112,18 @@ export const useAlertSettings = () => {
   return useQuery({ queryKey: ['alertSettings'], queryFn: () => bridge.call('alertSettings', undefined) });
 };
 
+/** Desktop only: the Keepers list (this computer and the servers), kept fresh by keepers-sync.ts. Disabled in a browser. */
+export const useKeepers = () => {
+  const keepers = useBridge().keepers;
+  return useQuery({ queryKey: ['keepers'], queryFn: () => keepers!.list(), enabled: keepers !== undefined });
+};
+
+/** Desktop only: every keeper in the list at a glance, asked again every 5 s while shown (and after each change of the list). */
+export const useKeepersFleet = () => {
+  const keepers = useBridge().keepers;
+  return useQuery({ queryKey: ['keepersFleet'], queryFn: () => keepers!.fleet(), enabled: keepers !== undefined, refetchInterval: 5_000 });
+};
+
 /** The live event stream's state (set by live-events.ts; never fetched). */
 export const useConnection = () =>
   useQuery<ConnectionState>({ queryKey: ['connection'], queryFn: () => 'connecting', staleTime: Infinity, enabled: false, initialData: 'connecting' });

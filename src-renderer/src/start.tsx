@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { preloadLazyParts } from './lazy-part';
+import { connectKeepers } from './keepers-sync';
 import { connectLiveEvents } from './live-events';
 import { BridgeContext } from './queries';
 import { pickTransport } from './transport';
@@ -38,6 +39,8 @@ if (!transport) {
   // Live events keep the data fresh; refetching on focus or on a timer would only add load.
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: 1 } } });
   connectLiveEvents(transport, client);
+  // Desktop only: the Keepers list (this computer and servers); a browser has none.
+  if (transport.bridge.keepers) connectKeepers(transport.bridge.keepers, client);
   root.render(
     <StrictMode>
       <BridgeContext.Provider value={transport.bridge}>

@@ -6,6 +6,8 @@
 import { OPERATOR_HTTP, type OperatorBridge } from '@shared/contract/bridge';
 import type { OperatorArgs, OperatorMethod, OperatorResult } from '@shared/contract/operator-api';
 import type { OperatorEvent } from '@shared/contract/events';
+import type { KeepersView } from '@shared/contract/keepers';
+import { shownConnection } from './model/keepers';
 
 declare global {
   interface Window {
@@ -121,19 +123,49 @@ function httpTransport(token: string): ConsoleTransport {
   };
 }
 
+/**
+ * The desktop window's transport. IPC itself never drops; what can is the keeper the console shows: with a
+ * Keepers list, the connection follows the shown keeper (This computer: connected; a server: its tunnel's
+ * state), from the list's changes and, until the first change, from one read of the list.
+ */
+export function desktopTransport(bridge: OperatorBridge): ConsoleTransport {
+  const keepers = bridge.keepers;
+  const connection = new Set<(state: ConnectionState) => void>();
+  let state: ConnectionState = 'connected';
+  let changed = false;
+  const follow = (view: KeepersView) => {
+    const next = shownConnection(view);
+    if (next === state) return;
+    state = next;
+    for (const listener of connection) listener(next);
+  };
+  if (keepers) {
+    keepers.onChange((view) => {
+      changed = true;
+      follow(view);
+    });
+    // A change that arrived meanwhile is newer than this answer.
+    keepers.list().then(
+      (view) => {
+        if (!changed) follow(view);
+      },
+      () => undefined, // the Keepers screen reads the list again and shows the error
+    );
+  }
+  return {
+    bridge,
+    kind: 'desktop',
+    onConnection(listener) {
+      connection.add(listener);
+      listener(state);
+      return () => void connection.delete(listener);
+    },
+  };
+}
+
 /** The transport of this window, or null in a browser opened without the token. */
 export function pickTransport(): ConsoleTransport | null {
-  if (window.wagerKeeper) {
-    const bridge = window.wagerKeeper;
-    return {
-      bridge,
-      kind: 'desktop',
-      onConnection: (listener) => {
-        listener('connected');
-        return () => undefined;
-      },
-    };
-  }
+  if (window.wagerKeeper) return desktopTransport(window.wagerKeeper);
   const token = takeTokenFromLocation();
   return token ? httpTransport(token) : null;
 }

@@ -18,6 +18,7 @@ import { SWEEP_OPTIONS } from '../sweep-command';
 import { EARNINGS_OPTIONS } from '../earnings-command';
 import { KEY_OPTIONS } from '../key-command';
 import { CONSOLE_URL_OPTIONS } from '../console-url-command';
+import { SERVICE_OPTIONS } from '../service-command';
 
 const bin = fileURLToPath(new URL('../../../bin/wager-keeper.js', import.meta.url));
 
@@ -55,6 +56,7 @@ describe('wager-keeper help', () => {
     ['sweep', SWEEP_OPTIONS],
     ['earnings', EARNINGS_OPTIONS],
     ['console-url', CONSOLE_URL_OPTIONS],
+    ['service', SERVICE_OPTIONS],
   ] as const)('lists every flag of %s', (command, options) => {
     expect(help.code).toBe(0);
     const block = usageBlock(help.stdout, command);

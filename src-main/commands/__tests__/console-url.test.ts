@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleReadyFields } from '../console-host';
 
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'wager-keeper.js');
 let home: string;
@@ -62,6 +63,12 @@ describe('wager-keeper console-url', () => {
     expect(status.status).toBe(200);
     // --db names the data folder by its SQLite file (a name in that folder, existing or not).
     expect((await consoleUrl(['--db', join(home, 'data', 'wager-keeper', 'keeper.db')])).stdout).toBe(printed.stdout);
+  });
+
+  it('keeps the token in the ready line on a terminal, as before', () => {
+    const url = 'http://127.0.0.1:7300/console/#token=abc';
+    expect(consoleReadyFields(url, '/data/console-url.json', true)).toEqual({ console: url });
+    expect(consoleReadyFields(url, '/data/console-url.json', false)).toEqual({ console: 'http://127.0.0.1:7300/console/', consoleUrlFile: '/data/console-url.json' });
   });
 
   it('prints nothing and exits 1 once the keeper stopped, its file removed', async () => {

@@ -180,6 +180,15 @@ export function mergeRecords(index: QueueIndex, records: readonly QueueRow[], no
   return { rows: index.rows, version: index.version + 1, lastBatch: { rows: kept, addedOrRemoved } };
 }
 
+/** Folds in the rows that are at least as new as the index's own (by updatedAt) or missing from it: batches that raced a fresh read. */
+export function mergeNewer(index: QueueIndex, records: readonly QueueRow[], nowMs: number): QueueIndex {
+  const newer = records.filter((row) => {
+    const known = index.rows.get(row.address);
+    return !known || row.updatedAt >= known.updatedAt;
+  });
+  return newer.length ? mergeRecords(index, newer, nowMs) : index;
+}
+
 /**
  * Drops finished rows past their time in the list, and the oldest finished ones beyond `maxFinished` (the
  * core lists up to 500). O(rows): run it now and then, not per batch. Returns the same index when nothing left.

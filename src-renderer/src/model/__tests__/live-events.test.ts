@@ -71,6 +71,29 @@ describe('live events into the query cache', () => {
     expect(client.getQueryData(['wager', 'C'])).toBeUndefined();
   });
 
+  it('keeps a batch that arrived while a queue read was in flight (the read answers what the core had before)', async () => {
+    vi.useRealTimers();
+    const at = (ms: number) => new Date(Date.parse('2026-11-29T00:00:00Z') + ms).toISOString();
+    let answer: (rows: ReturnType<typeof row>[]) => void = () => undefined;
+    const read = client.fetchQuery({
+      queryKey: ['queue'],
+      queryFn: () => new Promise<ReturnType<typeof row>[]>((resolve) => (answer = resolve)).then(indexQueue),
+    });
+    // Tracked while the read is on its way: a new wager, and a newer state of one the read will answer older.
+    fake.emit({ type: 'records', records: [row({ address: 'NEW', updatedAt: at(2_000) }), row({ address: 'A', state: 'requested', updatedAt: at(2_000) })] });
+    answer([row({ address: 'A', state: 'queued', updatedAt: at(1_000) }), row({ address: 'B', state: 'settled', updatedAt: at(3_000) })]);
+    await read;
+    await Promise.resolve();
+    const index = client.getQueryData<QueueIndex>(['queue'])!;
+    expect([...index.rows.keys()].sort()).toEqual(['A', 'B', 'NEW']);
+    expect(index.rows.get('A')!.state).toBe('requested');
+    expect(index.rows.get('B')!.state).toBe('settled');
+    // Later reads start afresh: nothing of the earlier batch is folded into them.
+    await client.fetchQuery({ queryKey: ['queue'], queryFn: () => indexQueue([row({ address: 'B', updatedAt: at(4_000) })]), staleTime: 0 });
+    await Promise.resolve();
+    expect([...client.getQueryData<QueueIndex>(['queue'])!.rows.keys()]).toEqual(['B']);
+  });
+
   it('invalidates overview and earnings when steps or earnings arrive, at most once a second', () => {
     client.setQueryData(['overview', 0], {});
     client.setQueryData(['earnings', '1 h'], {});
@@ -98,6 +121,16 @@ describe('live events into the query cache', () => {
     expect(invalidated(client, ['health'])).toBe(false);
     fake.connect('disconnected');
     expect(client.getQueryData(['connection'])).toBe('disconnected');
+    fake.connect('connected');
+    expect(invalidated(client, ['health'])).toBe(true);
+  });
+
+  it('refetches everything when a shown server connects again after a drop, not at the first connection', () => {
+    client.setQueryData(['health'], { slot: 1 });
+    fake.connect('connected');
+    expect(invalidated(client, ['health'])).toBe(false);
+    fake.connect('connecting');
+    expect(client.getQueryData(['connection'])).toBe('connecting');
     fake.connect('connected');
     expect(invalidated(client, ['health'])).toBe(true);
   });

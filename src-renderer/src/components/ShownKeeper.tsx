@@ -1,0 +1,27 @@
+/**
+ * The status line's "which keeper" (desktop app with a Keepers list only): "This computer", or a server's
+ * label and whether it is connected. Nothing in a browser console.
+ */
+import { bannerKeeperText, shownKeeper } from '../model/keepers';
+import { useKeepers } from '../queries';
+
+export function ShownKeeper() {
+  const view = useKeepers().data;
+  const entry = shownKeeper(view);
+  if (!entry) return null;
+  const { label, connection, tone } = bannerKeeperText(entry);
+  return (
+    <span className="shown-keeper" title={entry.detail ?? 'The keeper this console shows (Keepers lists them all)'}>
+      <span className="muted">keeper</span> <strong>{label}</strong>
+      {connection && <span className={tone}> {connection}</span>}
+    </span>
+  );
+}
+
+/** The disconnected alert's next step when the shown keeper is a server (null for This computer or in a browser). */
+export function useShownServerAdvice(): string | null {
+  const entry = shownKeeper(useKeepers().data);
+  if (!entry || entry.kind === 'local') return null;
+  const detail = entry.detail ? ` ${entry.detail}${/[.!?]$/.test(entry.detail) ? '' : '.'}` : '';
+  return `The console shows ${entry.label}.${detail} Keepers says when the next attempt is; Show This computer there meanwhile.`;
+}
