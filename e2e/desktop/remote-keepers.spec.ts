@@ -146,6 +146,7 @@ test('a server presenting another host key is refused, with why it matters', asy
   await expect(entry.getByRole('button', { name: 'Accept host key' })).toHaveCount(0);
   // Still the shown keeper (since the last test): the status line says it is refused, not connected.
   await expect(banner(page)).toContainText('host key changed, refused');
+  await expect(page.getByRole('alert').filter({ hasText: 'Not connected to the keeper: the app will not retry by itself' })).toBeVisible();
   await screenshot(page, testInfo, 'keepers-host-key-changed');
 
   // Removed (behind a confirmation), the server leaves the list and the console shows this computer.

@@ -11,7 +11,7 @@ import { useAlerts, useBridge, useConnection, useHealth, useNow, useStatus } fro
 import { StallBanner } from './components/StallBanner';
 import { UpdateBanner } from './components/UpdateBanner';
 import { RpcFailoverNotice } from './components/RpcFailoverNotice';
-import { ShownKeeper, useShownServerAdvice } from './components/ShownKeeper';
+import { ShownKeeper, useShownServerAlert } from './components/ShownKeeper';
 import { Overview } from './screens/Overview';
 import { useUi, type Screen } from './ui-store';
 import { KEEPERS_NAV, NAV } from './nav';
@@ -65,7 +65,7 @@ function StatusLine() {
   const status = useStatus().data;
   const health = useHealth().data;
   const connection = useConnection().data;
-  const serverAdvice = useShownServerAdvice();
+  const serverAlert = useShownServerAlert();
   const now = useNow();
   const cluster = status?.cluster ?? null;
   // Until the first status: the cluster the page's first paint named.
@@ -115,8 +115,8 @@ function StatusLine() {
       </div>
       {connection === 'disconnected' && (
         <div className="banner error" role="alert">
-          Disconnected from the keeper — reconnecting… The figures below may be out of date.{' '}
-          {serverAdvice ??
+          {serverAlert?.opening ?? 'Disconnected from the keeper — reconnecting…'} The figures below may be out of date.{' '}
+          {serverAlert?.advice ??
             'If this lasts, check that the keeper process (wager-keeper serve or the desktop app) still runs; if it was restarted, open the new console URL it printed.'}
         </div>
       )}

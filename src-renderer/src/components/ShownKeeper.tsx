@@ -18,10 +18,20 @@ export function ShownKeeper() {
   );
 }
 
-/** The disconnected alert's next step when the shown keeper is a server (null for This computer or in a browser). */
-export function useShownServerAdvice(): string | null {
+/**
+ * The disconnected alert's words when the shown keeper is a server (null for This computer or in a browser):
+ * its opening ("reconnecting" only while the app retries: never after a refused or unaccepted host key) and
+ * the next step.
+ */
+export function useShownServerAlert(): { opening: string; advice: string } | null {
   const entry = shownKeeper(useKeepers().data);
   if (!entry || entry.kind === 'local') return null;
   const detail = entry.detail ? ` ${entry.detail}${/[.!?]$/.test(entry.detail) ? '' : '.'}` : '';
-  return `The console shows ${entry.label}.${detail} Keepers says when the next attempt is; Show This computer there meanwhile.`;
+  const waitsForOperator = entry.state === 'host-key-unknown' || entry.state === 'host-key-changed';
+  return {
+    opening: waitsForOperator ? 'Not connected to the keeper: the app will not retry by itself.' : 'Disconnected from the keeper — reconnecting…',
+    advice: waitsForOperator
+      ? `The console shows ${entry.label}.${detail} Open Keepers to act on it, or Show This computer there meanwhile.`
+      : `The console shows ${entry.label}.${detail} Keepers says when the next attempt is; Show This computer there meanwhile.`,
+  };
 }
