@@ -16,10 +16,10 @@ import {
   attachScreenshot,
   expect,
   openWager,
-  startCommand,
-  test as consoleTest,
   type RunningCommand,
   type ServeReady,
+  startLocalServe,
+  test as consoleTest,
 } from './console-fixture';
 
 /** A loopback server for the file: it keeps each JSON body POSTed (webhooks) and each GET's path (heartbeat pings). */
@@ -35,22 +35,9 @@ const test = consoleTest.extend<object, { serve: RunningCommand<ServeReady>; rec
   serve: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
-      const serve = await startCommand<ServeReady>(
-        [
-          'serve',
-          '--port',
-          '0',
-          '--rpc-port',
-          '0',
-          '--gateway-port',
-          '0',
-          '--alert-expiry-warning-slots',
-          '40',
-        ],
-        {
-          XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-alerts-data-')),
-        },
-      );
+      const serve = await startLocalServe(['--alert-expiry-warning-slots', '40'], {
+        XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-alerts-data-')),
+      });
       await use(serve);
       await serve.stop();
     },

@@ -69,6 +69,10 @@ export async function startCommand<T>(args: string[], env: NodeJS.ProcessEnv = {
   };
 }
 
+/** `wager-keeper serve` on its own embedded localnet, every port free (`extra` flags after those), until ready. */
+export const startLocalServe = (extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningCommand<ServeReady>> =>
+  startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', ...extra], env);
+
 /** `wager-keeper open` on the localnet at `rpcUrl`: the wager's address. */
 export async function openWager(rpcUrl: string, paytable = 'coin-flip', amount = '1.00'): Promise<string> {
   const { stdout } = await run(process.execPath, [BIN, 'open', '--rpc', rpcUrl, '--paytable', paytable, '--amount', amount]);
@@ -87,7 +91,7 @@ export const test = base.extend<{ consolePage: Page }, { serve: RunningCommand<S
   serve: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
-      const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0']);
+      const serve = await startLocalServe([]);
       await use(serve);
       await serve.stop();
     },

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startForeignCluster, writeLocalnetDeploymentFile, type ForeignCluster } from '../src-main/deployment/__tests__/foreign-cluster';
 import type { LocalnetManifest } from '../src-main/localnet/localnet';
-import { attachScreenshot, BIN, expect, startCommand, test, type RunningCommand, type ServeReady } from './console-fixture';
+import { attachScreenshot, BIN, expect, type RunningCommand, type ServeReady, startCommand, startLocalServe, test } from './console-fixture';
 
 const run = promisify(execFile);
 
@@ -36,7 +36,7 @@ test.beforeAll(async () => {
   writeFileSync(keeperKeyFile, JSON.stringify(second.ready.devKeys.keeper.keypair));
   appKeyFile = join(dir, 'app.json');
   writeFileSync(appKeyFile, JSON.stringify(second.ready.devKeys.app.keypair));
-  serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', '--keypair', keeperKeyFile], {
+  serve = await startLocalServe(['--keypair', keeperKeyFile], {
     XDG_DATA_HOME: join(dir, 'data'),
   });
 });

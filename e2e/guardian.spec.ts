@@ -6,11 +6,11 @@
  * waiting wager: the guardian pauses with its reason, and resumes by itself once the oracle is back.
  */
 import { operatorApi } from './chain-actions';
-import { attachScreenshot, expect, openWager, startCommand, test, type ServeReady } from './console-fixture';
+import { attachScreenshot, expect, openWager, startLocalServe, test } from './console-fixture';
 
 test('pauses and resumes new wagers from the Oracle screen, and automatically through an oracle stall', async ({ page }, testInfo) => {
   test.setTimeout(240_000);
-  const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', '--slot-ms', '100']);
+  const serve = await startLocalServe(['--slot-ms', '100']);
   try {
     const call = operatorApi(serve.ready.console);
     await call('saveSettings', { changes: { demoEnabled: false } });

@@ -38,24 +38,21 @@ import { getClaimPayoutForWager, getWagerDecoder, WagerStatus } from '../src-mai
 import { keypairFromBytes } from '../src-main/secrets/keypair-bytes';
 import { formatUtc } from '../src-renderer/src/model/time-zone';
 import { operatorApi, sendInstructions } from './chain-actions';
-import { attachScreenshot, expect, startCommand, test as base, type ServeReady } from './console-fixture';
+import {
+  attachScreenshot,
+  expect,
+  type ServeReady,
+  startCommand,
+  startLocalServe,
+  test as base,
+} from './console-fixture';
 
 /** One serve for the file, its localnet at 100 ms a slot (150 slots to an expiry: 15 s). */
 const test = base.extend<object, { serve: Awaited<ReturnType<typeof startCommand<ServeReady>>> }>({
   serve: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
-      const serve = await startCommand<ServeReady>([
-        'serve',
-        '--port',
-        '0',
-        '--rpc-port',
-        '0',
-        '--gateway-port',
-        '0',
-        '--slot-ms',
-        '100',
-      ]);
+      const serve = await startLocalServe(['--slot-ms', '100']);
       await use(serve);
       await serve.stop();
     },

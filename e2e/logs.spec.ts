@@ -11,10 +11,10 @@ import { list } from 'tar';
 import {
   attachScreenshot,
   expect,
-  startCommand,
-  test as consoleTest,
   type RunningCommand,
   type ServeReady,
+  startLocalServe,
+  test as consoleTest,
 } from './console-fixture';
 
 const dataHome = mkdtempSync(join(tmpdir(), 'wager-keeper-e2e-logs-data-'));
@@ -24,10 +24,7 @@ const test = consoleTest.extend<object, { serve: RunningCommand<ServeReady> }>({
   serve: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object; this one has none
     async ({}, use) => {
-      const serve = await startCommand<ServeReady>(
-        ['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', '--log-file', logFile],
-        { XDG_DATA_HOME: dataHome },
-      );
+      const serve = await startLocalServe(['--log-file', logFile], { XDG_DATA_HOME: dataHome });
       await use(serve);
       await serve.stop();
     },

@@ -1,24 +1,14 @@
 /** The oracle monitor and its stall banner, and the faucet, as a tester drives them on the embedded localnet. */
 import { address, createSolanaRpc, generateKeyPairSigner, lamports } from '@solana/kit';
 import { operatorApi } from './chain-actions';
-import { attachScreenshot, expect, openWager, startCommand, test, type ServeReady } from './console-fixture';
+import { attachScreenshot, expect, openWager, startLocalServe, test } from './console-fixture';
 
 test('stalling the local oracle raises the banner, a waiting wager expires on screen, and resuming clears it', async ({
   page,
 }, testInfo) => {
   test.setTimeout(240_000);
   // Its own serve with 100 ms slots (the demo app off): the 150 slots to the expiry pass in 15 s, not 60.
-  const serve = await startCommand<ServeReady>([
-    'serve',
-    '--port',
-    '0',
-    '--rpc-port',
-    '0',
-    '--gateway-port',
-    '0',
-    '--slot-ms',
-    '100',
-  ]);
+  const serve = await startLocalServe(['--slot-ms', '100']);
   try {
     await operatorApi(serve.ready.console)('saveSettings', { changes: { demoEnabled: false } });
     await page.goto(serve.ready.console);

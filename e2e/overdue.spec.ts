@@ -5,11 +5,11 @@
  * is sent while paused) on its own `serve` with 100 ms slots, the demo app off.
  */
 import { operatorApi } from './chain-actions';
-import { attachScreenshot, expect, openWager, startCommand, test, type ServeReady } from './console-fixture';
+import { attachScreenshot, expect, openWager, startLocalServe, test } from './console-fixture';
 
 test('an overdue randomness request is listed on the Overview and marked in the Queue, and clears once requested', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
-  const serve = await startCommand<ServeReady>(['serve', '--port', '0', '--rpc-port', '0', '--gateway-port', '0', '--slot-ms', '100']);
+  const serve = await startLocalServe(['--slot-ms', '100']);
   try {
     const call = operatorApi(serve.ready.console);
     await call('saveSettings', { changes: { demoEnabled: false } });

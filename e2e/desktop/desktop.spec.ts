@@ -5,24 +5,15 @@
  * carries the hash), Copy (Electron asks the session's permission handler), and the flows that matter.
  * One desktop host for the whole file; each test opens a fresh window page on it.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { attachScreenshot } from '../console-fixture';
 import { NAV } from '../../src-renderer/src/nav';
+import { desktopScreenshot } from './docs-screenshot';
 import { expect, test } from './desktop-fixture';
 
 /** Every screen of the navigation, by the label a person clicks and the hash route it opens. */
 const SCREENS_TO_VISIT = NAV.map(({ label, screen }) => ({ link: label, route: `#/${screen}` }));
-const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-
-/** Attaches a screenshot; with DOCS_SCREENSHOTS=1 also writes docs/screenshots/desktop-<name>.png. */
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await attachScreenshot(page, testInfo, `desktop-${name}`);
-  if (process.env.DOCS_SCREENSHOTS !== '1') return;
-  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(DOCS_SCREENSHOTS, `desktop-${name}.png`) });
-}
 
 /** What page scripts see (this project's types have no DOM): the preload's bridge and the clipboard. */
 interface PageGlobals {
@@ -67,7 +58,7 @@ test('every screen opens from the navigation, and the keeper still answers on ea
       .toMatch(/^answered: running/);
     await expect(page.getByRole('alert').filter({ hasText: /cannot read|refused/i })).toHaveCount(0);
     if (['Overview', 'Queue', 'Settings'].includes(link))
-      await screenshot(page, testInfo, link.toLowerCase());
+      await desktopScreenshot(page, testInfo, link.toLowerCase());
   }
 });
 
@@ -89,7 +80,7 @@ test('a wager opens in the Inspector from its queue row', async ({ desktopPage: 
   // The page is a local file, whose link would open nothing elsewhere: the terminal command instead.
   await expect(page.getByText(`wager-keeper inspect ${wager}`)).toBeVisible();
   await expect(page.getByText(/file:\/\//)).toHaveCount(0);
-  await screenshot(page, testInfo, 'inspector');
+  await desktopScreenshot(page, testInfo, 'inspector');
 });
 
 test('Copy keeper address puts the address shown on the clipboard', async ({ desktopPage: page }) => {
@@ -111,7 +102,7 @@ test('pause holds the keeper and resume sets it cranking again', async ({ deskto
   await expect(phase(page)).toHaveText('paused');
   await expect(page.getByRole('button', { name: 'Resume keeper' })).toBeVisible();
   expect(await bridgeStatus(page)).toBe('answered: running (paused)');
-  await screenshot(page, testInfo, 'paused');
+  await desktopScreenshot(page, testInfo, 'paused');
   await page.getByRole('button', { name: 'Resume keeper' }).click();
   await expect(phase(page)).toHaveText('running');
   await expect(page.getByRole('button', { name: 'Pause keeper' })).toBeVisible();

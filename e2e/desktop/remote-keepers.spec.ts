@@ -8,25 +8,15 @@
  * by itself when it returns; a server presenting another host key is refused. The tests run in order on
  * one desktop host, one sshd and one server keeper.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { startServerKeeper, type ServerKeeperProcess } from '../../src-main/remote/__tests__/server-keeper-fixture';
 import { startSshd, type SshdFixture } from '../../src-main/remote/__tests__/sshd-fixture';
-import { attachScreenshot, openWager } from '../console-fixture';
+import { openWager } from '../console-fixture';
+import { desktopScreenshot } from './docs-screenshot';
 import { expect, test } from './desktop-fixture';
 
 test.describe.configure({ mode: 'serial' });
 
-const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-
-/** Attaches a screenshot; with DOCS_SCREENSHOTS=1 also writes docs/screenshots/desktop-<name>.png. */
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await attachScreenshot(page, testInfo, `desktop-${name}`);
-  if (process.env.DOCS_SCREENSHOTS !== '1') return;
-  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(DOCS_SCREENSHOTS, `desktop-${name}.png`) });
-}
 
 let server: ServerKeeperProcess;
 let sshd: SshdFixture;
@@ -68,7 +58,7 @@ test('a server added by user@host:port, its host key accepted by fingerprint: it
   const entry = serverEntry(page);
   await expect(entry).toContainText('host key unknown');
   await expect(entry).toContainText(sshd.hostKeyFingerprint);
-  await screenshot(page, testInfo, 'keepers-new-host-key');
+  await desktopScreenshot(page, testInfo, 'keepers-new-host-key');
   await entry.getByRole('button', { name: 'Accept host key' }).click();
   await expect(entry).toContainText(/connected/);
   await expect(entry).not.toContainText(/disconnected|host key unknown/);
@@ -78,7 +68,7 @@ test('a server added by user@host:port, its host key accepted by fingerprint: it
   await expect(banner(page)).toContainText('connected');
   await expect(page.getByText(serverKeeper).first()).toBeVisible();
   await keepersLink(page).click();
-  await screenshot(page, testInfo, 'keepers');
+  await desktopScreenshot(page, testInfo, 'keepers');
 
   // A wager opened on the server's cluster is in the Queue the console shows, and the server keeper settles it.
   const settled = await openWager(serverRpc);
@@ -109,7 +99,7 @@ test('the fleet view lists this computer and the server with their figures; a cl
   await expect(remote).toContainText(/[\d.,]+ SOL/);
   await expect(remote).toContainText('connected');
   await expect(fleet).not.toContainText('unreachable');
-  await screenshot(page, testInfo, 'fleet');
+  await desktopScreenshot(page, testInfo, 'fleet');
   await local.getByRole('button', { name: 'Open' }).click();
   await expect(banner(page)).toContainText('This computer');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Overview');
@@ -126,7 +116,7 @@ test('the SSH server killed: the console says disconnected, and comes back by it
   const disconnected = page.getByRole('alert').filter({ hasText: /disconnected from the keeper/i });
   await expect(disconnected).toBeVisible({ timeout: 60_000 });
   await expect(banner(page)).toContainText(/disconnected/);
-  await screenshot(page, testInfo, 'keeper-server-disconnected');
+  await desktopScreenshot(page, testInfo, 'keeper-server-disconnected');
 
   await sshd.start();
   await expect(disconnected).toHaveCount(0, { timeout: 90_000 });
@@ -147,7 +137,7 @@ test('a server presenting another host key is refused, with why it matters', asy
   // Still the shown keeper (since the last test): the status line says it is refused, not connected.
   await expect(banner(page)).toContainText('host key changed, refused');
   await expect(page.getByRole('alert').filter({ hasText: 'Not connected to the keeper: the app will not retry by itself' })).toBeVisible();
-  await screenshot(page, testInfo, 'keepers-host-key-changed');
+  await desktopScreenshot(page, testInfo, 'keepers-host-key-changed');
 
   // Removed (behind a confirmation), the server leaves the list and the console shows this computer.
   await entry.getByRole('button', { name: 'Remove' }).click();
