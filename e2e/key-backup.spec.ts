@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { generateKeypairWithBytes } from '../src-main/secrets/keypair-bytes';
+import { withConsoleToken } from '../src-main/service/__tests__/ready-console-url';
 import { attachScreenshot, BIN, expect, test, type ServeReady } from './console-fixture';
 
 const DOCS_SCREENSHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -51,7 +52,8 @@ async function serveWithKeychain(home: string) {
   lines.on('line', () => {});
   if (!first) throw new Error(`serve exited before it was ready: ${stderr}`);
   return {
-    ready: JSON.parse(first) as ServeReady,
+    // stdout is a pipe: the token is in the file the ready line names (consoleUrlFile).
+    ready: withConsoleToken(JSON.parse(first) as ServeReady & { consoleUrlFile?: string }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');

@@ -29,8 +29,10 @@ if (!transport) {
           and this address does not carry one, so nothing can be shown.
         </p>
         <p>
-          Open the exact <code>"console"</code> URL from the JSON ready line that <code>wager-keeper serve</code> printed when it started, for
-          example <code>http://127.0.0.1:7300/console/#token=…</code>. The token changes at every start: after a restart, use the new line.
+          Open the exact <code>"console"</code> URL from the JSON ready line that <code>wager-keeper serve</code> printed in its terminal when it
+          started, for example <code>http://127.0.0.1:7300/console/#token=…</code>. A keeper whose output goes to a journal or a file (a
+          service) prints it without the token: on its machine, <code>wager-keeper console-url</code> prints the whole URL. The token changes at
+          every start: after a restart, use the new one.
         </p>
       </section>
     </main>,
