@@ -8,7 +8,7 @@ import { getSetComputeUnitPriceInstruction } from '@solana-program/compute-budge
 import { getTransferSolInstruction } from '@solana-program/system';
 import { describe, expect, it } from 'vitest';
 import { LAMPORTS_PER_SIGNATURE } from '../../chain/fees';
-import { RECENT_SLOTS } from '../../chain/priority-fee-estimate';
+import { percentileOf, RECENT_SLOTS } from '../../chain/priority-fee-estimate';
 import type { EarningsEntry } from '../../store/earnings-ledger';
 import { createKeeper } from '../keeper';
 import { freshDatabase, keeperTestbed, openWager, sendInstructions, waitFor } from './keeper-test-helpers';
@@ -73,8 +73,18 @@ describe('the auto priority fee', () => {
 
       // The load: one transaction a slot at LOAD_PRICE writing those accounts.
       const load = await startLoad(bed, [...written] as Address[]);
-      const loadStart = slotNow();
-      await untilSlot(loadStart + BigInt(Math.ceil(RECENT_SLOTS / 3)));
+      // Until the market shows it: the load in more than a quarter of the recent slots, so their p75 is its
+      // price (what the keeper reads too). Counted in landed slots, not slots passed: on a busy machine the
+      // load can miss slots.
+      await waitFor(
+        async () => {
+          const fees = await bed.rpc.getRecentPrioritizationFees([...written] as Address[]).send();
+          const recent = [...fees].sort((a, b) => (a.slot < b.slot ? -1 : 1)).slice(-RECENT_SLOTS);
+          return percentileOf(recent.map((fee) => BigInt(fee.prioritizationFee)), 75) > 0n ? true : undefined;
+        },
+        30_000,
+        'the load in a quarter of the recent slots',
+      );
       const busy = await openWager(bed.rpc, bed.localnet, bed.parts.app);
       await keeper.submitWager(busy.wager);
       await settled(busy.wager);
