@@ -1,20 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-
-// The console saves its settings under $XDG_CONFIG_HOME/wager-keeper, and the keeper its records and alert
-// history (alerts.db: history and mutes) under $XDG_DATA_HOME/wager-keeper: tests (and the commands they
-// start) get fresh directories, never the developer's own, and no run sees another run's mutes.
-const configHome = mkdtempSync(join(tmpdir(), 'wager-keeper-test-config-'));
-const dataHome = mkdtempSync(join(tmpdir(), 'wager-keeper-test-data-'));
 
 export default defineConfig({
   // The renderer's models import src-shared as @shared (electron.vite.config.ts); their tests run here.
   resolve: { alias: { '@shared': join(import.meta.dirname, 'src-shared') } },
   test: {
     include: ['**/__tests__/**/*.test.ts'],
-    env: { XDG_CONFIG_HOME: configHome, XDG_DATA_HOME: dataHome },
+    // Fresh settings and data folders per test file, never the developer's own (vitest.setup.ts).
+    setupFiles: ['./vitest.setup.ts'],
+    // As many files at a time as cores, and two on a 2-core machine (Vitest's default is one fewer than the
+    // cores: one file at a time there): most files wait on slots, processes and sockets, not compute.
+    maxWorkers: Math.max(2, availableParallelism()),
     exclude: ['node_modules/**', 'out/**'],
     // Program tests compile C and boot the Agave runtime: give them room on a 2-core machine.
     testTimeout: 60_000,
