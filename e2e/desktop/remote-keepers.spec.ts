@@ -137,6 +137,8 @@ test('a server presenting another host key is refused, with why it matters', asy
   // Still the shown keeper (since the last test): the status line says it is refused, not connected.
   await expect(banner(page)).toContainText('host key changed, refused');
   await expect(page.getByRole('alert').filter({ hasText: 'Not connected to the keeper: the app will not retry by itself' })).toBeVisible();
+  // What failed while it was merely disconnected is asked again: no sentence on screen still says it is retrying.
+  await expect(page.getByText(/not connected \(disconnected\)/)).toHaveCount(0);
   await desktopScreenshot(page, testInfo, 'keepers-host-key-changed');
 
   // Removed (behind a confirmation), the server leaves the list and the console shows this computer.

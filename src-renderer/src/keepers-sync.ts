@@ -19,7 +19,15 @@ export function applyKeepersView(client: QueryClient, view: KeepersView): void {
   const previous = client.getQueryData<KeepersView>(['keepers']);
   client.setQueryData(['keepers'], view);
   void client.invalidateQueries({ queryKey: ['keepersFleet'] });
-  if (!previous || previous.shown === view.shown) return;
+  if (previous && previous.shown === view.shown) {
+    // The same server, now in another state that cannot answer (a drop became a refused host key): what
+    // failed is asked again, so its error names the state now, not the one it failed in.
+    const before = previous.keepers.find((entry) => entry.id === view.shown)?.state;
+    const now = view.keepers.find((entry) => entry.id === view.shown)?.state;
+    if (before !== now && now !== 'connected') void client.invalidateQueries({ predicate: (query) => query.state.status === 'error' });
+    return;
+  }
+  if (!previous) return;
   useUi.setState({ selected: null, search: '' });
   void client.resetQueries({ predicate: (query) => !ABOUT_EVERY_KEEPER.has(query.queryKey[0] as string) });
 }

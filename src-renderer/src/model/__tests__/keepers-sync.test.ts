@@ -1,5 +1,5 @@
 /** The desktop app's Keepers list in the page: the connection follows the shown keeper, and showing another keeper reads everything again. */
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OperatorBridge } from '@shared/contract/bridge';
 import type { KeeperEntryView, KeepersBridge, KeepersView } from '@shared/contract/keepers';
@@ -74,5 +74,21 @@ describe('showing another keeper', () => {
     client.setQueryData(['queue'], { rows: 'of the server' });
     sync.applyKeepersView(client, view('s1'));
     expect(client.getQueryData(['queue'])).toEqual({ rows: 'of the server' });
+  });
+
+  it('asks again what failed when the shown server moves to another state that cannot answer, and leaves the rest', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    sync.applyKeepersView(client, view('s1', 'disconnected'));
+    let reason = 'the keeper on deploy@127.0.0.1:2222 is not connected (disconnected)';
+    // A screen showing the status: an observer of the query (invalidating an observed query reads it again).
+    const observer = new QueryObserver(client, { queryKey: ['status'], queryFn: () => Promise.reject(new Error(reason)), retry: false });
+    const unsubscribe = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(client.getQueryState(['status'])?.status).toBe('error'));
+    client.setQueryData(['queue'], { rows: 'kept' });
+    reason = 'the keeper on deploy@127.0.0.1:2222 is not connected (host-key-changed)';
+    sync.applyKeepersView(client, view('s1', 'host-key-changed'));
+    await vi.waitFor(() => expect((client.getQueryState(['status'])?.error as Error | null)?.message).toMatch(/host-key-changed/));
+    expect(client.getQueryState(['queue'])?.isInvalidated).toBe(false);
+    unsubscribe();
   });
 });
