@@ -7,7 +7,7 @@
  * path as in a packaged app. Each test has its own temp resources, cache, appData and APPIMAGE file.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { registerHooks } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +24,7 @@ import { runDesktopApp, type DesktopService } from '../desktop-app';
 import { memoryPreferences } from '../desktop-preferences';
 import { NOT_PACKAGED_REASON } from '../update-policy';
 import { createElectronStandIn, type ElectronStandIn } from './electron-stand-in';
+import { builtAppFolder } from './built-app-folder';
 
 const { AppImageUpdater, DebUpdater } = electronUpdater;
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -292,13 +293,7 @@ describe('desktop updates against a loopback feed (electron-updater under the el
     const mirror = await feed();
     const { root, electron: standIn, appImage } = await environment({});
     // The built app's folder as runDesktopApp reads it (out/ with the page and preload, resources/icons).
-    const out = join(root, 'app', 'out');
-    mkdirSync(join(out, 'preload'), { recursive: true });
-    mkdirSync(join(out, 'renderer'), { recursive: true });
-    mkdirSync(join(root, 'app', 'resources', 'icons'), { recursive: true });
-    writeFileSync(join(out, 'preload', 'index.cjs'), '');
-    writeFileSync(join(out, 'renderer', 'index.html'), '<!doctype html><title>Wager Keeper</title>');
-    copyFileSync(new URL('../../../resources/icons/icon.png', import.meta.url), join(root, 'app', 'resources', 'icons', 'icon.png'));
+    const { out } = builtAppFolder(join(root, 'app'));
 
     let inFlight = 0;
     const order: string[] = [];

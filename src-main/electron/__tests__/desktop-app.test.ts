@@ -6,18 +6,9 @@
  * buttons' clipboard permission is granted to the page and nothing else; closing hides the window while the
  * keeper keeps cranking, with a tray, start at login, a power-save blocker and a catch-up after sleep.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { headlessSettingsDirectory } from '../../runtime/console-settings';
 import { IPC_DESKTOP_GET_PREFERENCES, IPC_DESKTOP_SET_PREFERENCES, IPC_EVENT_CHANNEL, IPC_EXPORT_KEY, IPC_KEEPERS_ACCEPT_HOST_KEY, IPC_KEEPERS_ADD, IPC_KEEPERS_FLEET, IPC_KEEPERS_LIST, IPC_KEEPERS_REMOVE, IPC_KEEPERS_SHOW, IPC_PICK_DEPLOYMENT_FILE, IPC_SAVE_DIAGNOSTICS, IPC_UPDATE_CANCEL_RESTART, IPC_UPDATE_CHECK_NOW, IPC_UPDATE_GET_STATUS, IPC_UPDATE_OPEN_RELEASE, IPC_UPDATE_RESTART, IPC_UPDATE_SET_PREFERENCES, IPC_UPDATE_STATUS_EVENT, ipcChannel, type OperatorBridge } from '../../../src-shared/contract/bridge';
@@ -36,6 +27,7 @@ import {
 import { memoryPreferences, type StoredDesktopPreferences } from '../desktop-preferences';
 import { AUTOSTART_FILE_NAME } from '../login-item';
 import { trayHostAvailable } from '../tray-host';
+import { builtAppFolder } from './built-app-folder';
 import { createElectronStandIn, type ElectronStandInOptions, type StandInMenuItem } from './electron-stand-in';
 
 const root = mkdtempSync(join(tmpdir(), 'wk-desktop-'));
@@ -43,18 +35,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A built app in a temp folder: out/renderer/index.html (unless `page: false`), out/preload, resources/icons. */
 let apps = 0;
-function builtApp(page = true, folderName = `app-${apps++}`) {
-  const app = join(root, folderName);
-  const out = join(app, 'out');
-  mkdirSync(join(out, 'preload'), { recursive: true });
-  mkdirSync(join(out, 'renderer'), { recursive: true });
-  mkdirSync(join(app, 'resources', 'icons'), { recursive: true });
-  writeFileSync(join(out, 'preload', 'index.cjs'), '');
-  if (page) writeFileSync(join(out, 'renderer', 'index.html'), '<!doctype html><title>Wager Keeper</title>');
-  for (const icon of ['icon.png', 'trayTemplate.png', 'trayTemplate@2x.png', 'tray.ico'])
-    copyFileSync(new URL(`../../../resources/icons/${icon}`, import.meta.url), join(app, 'resources', 'icons', icon));
-  return { out, pageUrl: pathToFileURL(join(out, 'renderer', 'index.html')).href };
-}
+const builtApp = (page = true, folderName = `app-${apps++}`) => builtAppFolder(join(root, folderName), page);
 
 const health = (overrides: Partial<HealthView> = {}): HealthView => ({
   lamports: '1500000000',

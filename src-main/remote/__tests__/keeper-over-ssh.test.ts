@@ -6,7 +6,7 @@
  * while it is shown, the fleet, a dropped SSH server reconnected by itself, and another host key refused.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -17,6 +17,7 @@ import { OPERATOR_METHODS, type OperatorApi } from '../../../src-shared/contract
 import type { StatusView } from '../../../src-shared/contract/status';
 import { runDesktopApp } from '../../electron/desktop-app';
 import { memoryPreferences } from '../../electron/desktop-preferences';
+import { builtAppFolder } from '../../electron/__tests__/built-app-folder';
 import { createElectronStandIn } from '../../electron/__tests__/electron-stand-in';
 import { knownHostsFiles } from '../known-hosts-files';
 import { startServerKeeper, type ServerKeeperProcess } from './server-keeper-fixture';
@@ -47,14 +48,7 @@ beforeAll(async () => {
   agent = { socket, pid };
   execFileSync('ssh-add', ['-q', sshd.clientKeyFile], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' });
   serverAddress = ((await keeper.call('status')) as StatusView).keeper!.address;
-  const out = join(root, 'app', 'out');
-  mkdirSync(join(out, 'preload'), { recursive: true });
-  mkdirSync(join(out, 'renderer'), { recursive: true });
-  mkdirSync(join(root, 'app', 'resources', 'icons'), { recursive: true });
-  writeFileSync(join(out, 'preload', 'index.cjs'), '');
-  writeFileSync(join(out, 'renderer', 'index.html'), '<!doctype html><title>Wager Keeper</title>');
-  for (const icon of ['icon.png', 'trayTemplate.png', 'trayTemplate@2x.png', 'tray.ico'])
-    copyFileSync(new URL(`../../../resources/icons/${icon}`, import.meta.url), join(root, 'app', 'resources', 'icons', icon));
+  const { out } = builtAppFolder(join(root, 'app'));
   standIn = createElectronStandIn({ appData: join(root, 'appData') });
   standIn.state.trayHost = true;
   appKnownHosts = join(root, 'app-known_hosts');
